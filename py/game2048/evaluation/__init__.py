@@ -1,0 +1,1 @@
+"""Evaluations: functions from a board to a score, higher is better for the player."""

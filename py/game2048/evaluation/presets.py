@@ -1,0 +1,61 @@
+"""Named evaluation presets: a set of features, their default weights, and a factory.
+
+Every search takes its evaluation from here, so any preset can drive either
+algorithm and the page's sliders, the lab and the API all speak of the same
+names and weights.  A preset's ``make(weights)`` returns a fast closure; the
+weights it is given override its defaults key by key.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Mapping
+
+from ..board import Board
+from . import classic
+
+Evaluator = Callable[[Board], float]
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named evaluation: what it measures (``description``), its weights, and how to build it."""
+
+    name: str
+    description: str
+    default_weights: Mapping[str, float]
+    factory: Callable[[Mapping[str, float]], Evaluator]
+
+    def make(self, weights: Mapping[str, float] | None = None) -> Evaluator:
+        """The evaluator with ``weights`` over the defaults; unknown weight names are refused."""
+        unknown = set(weights or {}) - set(self.default_weights)
+        if unknown:
+            raise ValueError(f"preset {self.name!r} has no weight(s) {sorted(unknown)}; it has {list(self.default_weights)}")
+        return self.factory({**self.default_weights, **(weights or {})})
+
+
+PRESETS: dict[str, Preset] = {}
+
+
+def register(preset: Preset) -> Preset:
+    """Add a preset to the registry (each preset module calls this once at import)."""
+    PRESETS[preset.name] = preset
+    return preset
+
+
+def get(name: str) -> Preset:
+    """The preset called ``name``; a clear error lists the known ones."""
+    try:
+        return PRESETS[name]
+    except KeyError:
+        raise ValueError(f"unknown preset {name!r}; known presets: {sorted(PRESETS)}") from None
+
+
+register(
+    Preset(
+        name="classic",
+        description="ovolve's alpha-beta evaluation: 0.1 smoothness + 1.0 monotonicity + 2.7 ln(empty) + 1.0 max rank",
+        default_weights=classic.DEFAULT_WEIGHTS,
+        factory=classic.make_evaluator,
+    )
+)

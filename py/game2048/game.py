@@ -1,0 +1,208 @@
+"""A game in progress: board, score, seeded spawns, win and loss, and its saved form.
+
+The board rules live in ``board``; this module adds what the original game's
+``GameManager`` adds: two starting tiles, a spawn after every move that changed
+the board (a uniformly random empty cell, a 2 with probability 0.9, else a 4),
+the win at 2048 with "keep going", game over, and a trace of where each tile
+went so that a view can animate the move.
+
+All randomness comes from one ``random.Random`` owned by the game.  Python's
+Mersenne Twister is the same under CPython and Pyodide, so a seed replays the
+same game in tests, the lab and the page (``?seed=N``).  The generator's state
+is part of the saved game, so a reloaded seeded game goes on as it would have.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import board as B
+from .board import Board, Direction
+
+WIN_RANK = 11  # 2048
+SAVE_VERSION = 1
+SPAWN_FOUR_PROBABILITY = 0.1
+
+
+class SavedStateError(ValueError):
+    """A saved game that cannot be restored; the message says why, for the notice shown to the player."""
+
+
+@dataclass(frozen=True)
+class TileMove:
+    """One tile's journey in a move: from cell to cell (0..15), and whether it merged into another there."""
+
+    src: int
+    dst: int
+    rank: int
+    merged: bool
+
+
+@dataclass(frozen=True)
+class MoveOutcome:
+    """What a move did: the tile journeys, the merged cells, points, and the spawned tile (cell, rank)."""
+
+    direction: Direction
+    moved: bool
+    points: int
+    journeys: tuple[TileMove, ...] = ()
+    merged_cells: tuple[int, ...] = ()
+    spawn: tuple[int, int] | None = None
+    won_now: bool = False
+    over: bool = False
+
+
+def _line_cells(direction: Direction, index: int) -> list[int]:
+    """The cells of line ``index`` ordered from the wall the tiles move toward."""
+    if direction is Direction.LEFT:
+        return [4 * index + c for c in range(4)]
+    if direction is Direction.RIGHT:
+        return [4 * index + c for c in (3, 2, 1, 0)]
+    if direction is Direction.UP:
+        return [4 * r + index for r in range(4)]
+    return [4 * r + index for r in (3, 2, 1, 0)]
+
+
+def trace_move(board: Board, direction: Direction | str) -> tuple[list[TileMove], list[int]]:
+    """Where each tile goes in a move, and which cells hold a merged tile afterwards.
+
+    A plain loop, not the table path: it runs once per move shown to a person,
+    and a test checks it agrees with ``board.move``.
+    """
+    direction = Direction(direction)
+    journeys: list[TileMove] = []
+    merged_cells: list[int] = []
+    for index in range(4):
+        cells = _line_cells(direction, index)
+        target = 0
+        last_rank = 0  # rank of the unmerged tile waiting at cells[target - 1]
+        for cell in cells:
+            rank = (board >> (4 * cell)) & 0xF
+            if not rank:
+                continue
+            if last_rank == rank and rank < B.MAX_RANK:
+                dst = cells[target - 1]
+                journeys.append(TileMove(cell, dst, rank, True))
+                merged_cells.append(dst)
+                last_rank = 0
+            else:
+                dst = cells[target]
+                journeys.append(TileMove(cell, dst, rank, False))
+                last_rank = rank
+                target += 1
+    return journeys, merged_cells
+
+
+@dataclass
+class Game:
+    """One game of 2048: the single source of truth that a view renders."""
+
+    seed: int | None = None
+    board: Board = 0
+    score: int = 0
+    moves: int = 0
+    won: bool = False
+    keep_playing: bool = False
+    rng: random.Random = field(default_factory=random.Random, repr=False)
+
+    @classmethod
+    def new(cls, seed: int | None = None) -> "Game":
+        """A fresh game with two starting tiles; ``seed`` makes it reproducible."""
+        game = cls(seed=seed, rng=random.Random(seed))
+        game.spawn()
+        game.spawn()
+        return game
+
+    @property
+    def over(self) -> bool:
+        """No move changes the board."""
+        return B.is_game_over(self.board)
+
+    @property
+    def paused_at_win(self) -> bool:
+        """2048 was reached and the player has not chosen to keep going."""
+        return self.won and not self.keep_playing
+
+    def spawn(self) -> tuple[int, int] | None:
+        """Place a 2 (p = 0.9) or a 4 on a uniformly random empty cell; returns (cell, rank)."""
+        empty = B.empty_cells(self.board)
+        if not empty:
+            return None
+        rank = 2 if self.rng.random() < SPAWN_FOUR_PROBABILITY else 1
+        cell = empty[self.rng.randrange(len(empty))]
+        self.board = B.place(self.board, cell, rank)
+        return cell, rank
+
+    def play(self, direction: Direction | str) -> MoveOutcome:
+        """Apply a move; a move that changes nothing spawns nothing and returns ``moved=False``."""
+        direction = Direction(direction)
+        new_board, points = B.move(self.board, direction)
+        if new_board == self.board:
+            return MoveOutcome(direction, False, 0, over=self.over)
+        journeys, merged = trace_move(self.board, direction)
+        self.board = new_board
+        self.score += points
+        self.moves += 1
+        spawned = self.spawn()
+        won_now = not self.won and B.max_rank(self.board) >= WIN_RANK
+        if won_now:
+            self.won = True
+        return MoveOutcome(direction, True, points, tuple(journeys), tuple(merged), spawned, won_now, self.over)
+
+    def continue_after_win(self) -> None:
+        """The player chose "Keep going"."""
+        self.keep_playing = True
+
+    def to_dict(self) -> dict[str, Any]:
+        """The saved form (JSON-ready), including the generator's state."""
+        version, internal, gauss = self.rng.getstate()
+        return {
+            "version": SAVE_VERSION,
+            "rows": B.to_rows(self.board),
+            "score": self.score,
+            "moves": self.moves,
+            "won": self.won,
+            "keep_playing": self.keep_playing,
+            "seed": self.seed,
+            "rng": [version, list(internal), gauss],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "Game":
+        """Restore a saved game; raises ``SavedStateError`` saying what is wrong with it."""
+        if not isinstance(data, dict):
+            raise SavedStateError("the saved game is not an object")
+        if data.get("version") != SAVE_VERSION:
+            raise SavedStateError(f"the saved game is from another version ({data.get('version')!r})")
+        try:
+            board = B.from_rows(data["rows"])
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SavedStateError(f"the saved board is not a 2048 board: {exc}") from None
+        score, moves = data.get("score"), data.get("moves")
+        for name, value in (("score", score), ("moves", moves)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise SavedStateError(f"the saved {name} is not a non-negative whole number: {value!r}")
+        if score % 2:
+            raise SavedStateError(f"the saved score {score} is odd; every merge scores an even number")
+        tiles = 16 - B.count_empty(board)
+        if tiles < 2:  # two at the start, and every move leaves one and spawns one
+            raise SavedStateError("the saved board has too few tiles for a game in progress")
+        if score > 0 and moves == 0:
+            raise SavedStateError("the saved game has points but no moves")
+        won, keep = data.get("won"), data.get("keep_playing")
+        if not isinstance(won, bool) or not isinstance(keep, bool):
+            raise SavedStateError("the saved win flags are not true/false")
+        if B.max_rank(board) >= WIN_RANK and not won:
+            raise SavedStateError("the saved board shows 2048 but the game was not won")
+        seed = data.get("seed")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise SavedStateError(f"the saved seed is not a whole number: {seed!r}")
+        rng = random.Random()
+        try:
+            version, internal, gauss = data["rng"]
+            rng.setstate((version, tuple(internal), gauss))
+        except (KeyError, TypeError, ValueError, OverflowError):
+            raise SavedStateError("the saved random generator state is damaged") from None
+        return cls(seed=seed, board=board, score=score, moves=moves, won=won, keep_playing=keep, rng=rng)
