@@ -1,0 +1,93 @@
+"""The classic evaluation: its table-driven form equals the original's cell-by-cell definition."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given
+
+from game2048 import board as B
+from game2048.evaluation import classic
+
+from strategies import boards
+
+
+def naive_features(board: int) -> dict[str, float]:
+    """ovolve's ai.js grid.smoothness / monotonicity2 / empty / maxValue, cell by cell, over ranks."""
+    g = [[B.rank_at(board, r, c) for c in range(4)] for r in range(4)]
+    smooth = 0
+    for r in range(4):
+        for c in range(4):
+            if not g[r][c]:
+                continue
+            for dr, dc in ((0, 1), (1, 0)):
+                rr, cc = r + dr, c + dc
+                while rr < 4 and cc < 4 and not g[rr][cc]:
+                    rr, cc = rr + dr, cc + dc
+                if rr < 4 and cc < 4:
+                    smooth -= abs(g[r][c] - g[rr][cc])
+
+    def walk(line: list[int], totals: list[int]) -> None:
+        current, nxt = 0, 1
+        while nxt < 4:
+            while nxt < 4 and not line[nxt]:
+                nxt += 1
+            if nxt >= 4:
+                nxt -= 1
+            a, b = line[current], line[nxt]
+            if a > b:
+                totals[0] += b - a
+            elif b > a:
+                totals[1] += a - b
+            current = nxt
+            nxt += 1
+
+    cols, rows = [0, 0], [0, 0]
+    for c in range(4):
+        walk([g[r][c] for r in range(4)], cols)
+    for r in range(4):
+        walk(g[r], rows)
+    empty = sum(1 for row in g for v in row if not v)
+    return {
+        "smoothness": smooth,
+        "monotonicity": max(cols) + max(rows),
+        "empty": math.log(empty) if empty else math.log(classic.FULL_BOARD_EMPTY),
+        "max": max(max(row) for row in g),
+    }
+
+
+def test_hand_checked_board() -> None:
+    board = B.from_rows([[2, 2, 4, 8], [0, 2, 0, 2], [4, 4, 4, 4], [0, 0, 0, 2]])
+    f = classic.features(board)
+    assert f == {"smoothness": -8, "monotonicity": -3, "empty": pytest.approx(math.log(5)), "max": 3}
+    assert classic.make_evaluator()(board) == pytest.approx(0.1 * -8 + 1.0 * -3 + 2.7 * math.log(5) + 3)
+
+
+def test_perfect_snake_is_monotone() -> None:
+    board = B.from_rows([[2, 4, 8, 16], [4, 8, 16, 32], [8, 16, 32, 64], [16, 32, 64, 128]])
+    assert classic.features(board)["monotonicity"] == 0
+
+
+@given(boards(min_tiles=1))
+def test_tables_equal_cell_by_cell_definition(board: int) -> None:
+    got = classic.features(board)
+    want = naive_features(board)
+    assert got == pytest.approx(want)
+    w = classic.DEFAULT_WEIGHTS
+    assert classic.make_evaluator()(board) == pytest.approx(sum(w[k] * want[k] for k in w))
+
+
+def test_full_board_scores_finite_and_below_one_empty_cell() -> None:
+    full = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    one_empty = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 0]])
+    value = classic.make_evaluator()(full)
+    assert math.isfinite(value)
+    assert classic.features(full)["empty"] == pytest.approx(math.log(0.5))
+    assert classic.features(full)["empty"] < classic.features(one_empty)["empty"]
+
+
+def test_weights_override_defaults() -> None:
+    board = B.from_rows([[2, 2, 4, 8], [0, 2, 0, 2], [4, 4, 4, 4], [0, 0, 0, 2]])
+    only_max = classic.make_evaluator({"smoothness": 0, "monotonicity": 0, "empty": 0, "max": 1})
+    assert only_max(board) == 3

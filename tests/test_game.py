@@ -1,0 +1,171 @@
+"""Game flow: spawns, win, game over, the move trace a view animates, and the saved form."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from hypothesis import given
+
+from game2048 import board as B
+from game2048.game import Game, SavedStateError, trace_move
+
+from strategies import boards, directions
+
+CHI2_15_DOF_P001 = 37.70  # chi-square critical value, 15 degrees of freedom, p = 0.001
+
+
+def test_new_game_has_two_tiles_of_2_or_4() -> None:
+    for seed in range(50):
+        game = Game.new(seed)
+        tiles = [v for row in B.to_rows(game.board) for v in row if v]
+        assert len(tiles) == 2 and set(tiles) <= {2, 4}
+        assert game.score == 0 and game.moves == 0 and not game.won
+
+
+def test_spawn_distribution_is_90_10_and_uniform_over_cells() -> None:
+    game = Game(rng=random.Random(20_48))
+    fours = 0
+    per_cell = [0] * 16
+    n = 20_000
+    for _ in range(n):
+        game.board = 0
+        cell, rank = game.spawn()
+        per_cell[cell] += 1
+        fours += rank == 2
+    # Binomial(20000, 0.1): sd ~ 42.4; four sd either side.
+    assert abs(fours - 0.1 * n) < 4 * (n * 0.1 * 0.9) ** 0.5
+    expected = n / 16
+    chi2 = sum((c - expected) ** 2 / expected for c in per_cell)
+    assert chi2 < CHI2_15_DOF_P001, per_cell
+
+
+def test_spawn_lands_only_on_empty_cells_uniformly() -> None:
+    game = Game(rng=random.Random(7))
+    base = B.from_rows([[2, 4, 8, 16], [0, 0, 32, 64], [2, 0, 4, 0], [8, 16, 32, 0]])
+    empty = B.empty_cells(base)
+    counts = {c: 0 for c in empty}
+    for _ in range(6000):
+        game.board = base
+        cell, _ = game.spawn()
+        counts[cell] += 1
+    expected = 6000 / len(empty)
+    assert all(abs(c - expected) < 5 * expected ** 0.5 for c in counts.values()), counts
+
+
+def test_spawn_on_full_board_does_nothing() -> None:
+    full = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    game = Game(board=full)
+    assert game.spawn() is None and game.board == full
+
+
+def test_seed_makes_the_game_reproducible() -> None:
+    def play(seed: int) -> list[int]:
+        game = Game.new(seed)
+        boards = [game.board]
+        for i in range(200):
+            game.play(B.DIRECTIONS[i % 4])
+            boards.append(game.board)
+        return boards
+
+    assert play(5) == play(5)
+    assert play(5) != play(6)
+
+
+def test_illegal_move_spawns_nothing_and_scores_nothing() -> None:
+    game = Game(board=B.from_rows([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=random.Random(1))
+    before = game.board
+    outcome = game.play("up")
+    assert not outcome.moved and outcome.spawn is None and game.board == before and game.moves == 0
+
+
+def test_legal_move_spawns_exactly_one_tile_and_adds_points() -> None:
+    game = Game(board=B.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=random.Random(1))
+    outcome = game.play("left")
+    assert outcome.moved and outcome.points == 4 and game.score == 4 and game.moves == 1
+    cell, rank = outcome.spawn
+    assert B.rank_at(game.board, cell // 4, cell % 4) == rank
+    assert B.tile_sum(game.board) == 4 + (1 << rank)
+
+
+def test_win_at_2048_then_keep_going() -> None:
+    game = Game(board=B.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=random.Random(3))
+    outcome = game.play("left")
+    assert outcome.won_now and game.won and game.paused_at_win
+    game.continue_after_win()
+    assert not game.paused_at_win
+    game.board = B.from_rows([[2048, 1024, 1024, 0], [0] * 4, [0] * 4, [0] * 4])
+    assert not game.play("left").won_now  # the win is announced once
+
+
+def test_game_over_reported_after_last_move() -> None:
+    # One move left: merging the two 2s at the bottom right, then the spawn fills the board.
+    start = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [8, 16, 2, 2]])
+    game = Game(board=start, rng=random.Random(0))
+    outcome = game.play("left")
+    assert outcome.moved
+    assert outcome.over == B.is_game_over(game.board) == game.over
+
+
+@given(boards(), directions)
+def test_trace_agrees_with_move(board: int, direction) -> None:
+    journeys, merged = trace_move(board, direction)
+    rebuilt = 0
+    for j in journeys:
+        if j.dst in merged and any(k.dst == j.dst and k.merged for k in journeys) and not j.merged:
+            continue  # the tile that stays and absorbs; its merged partner carries the result
+        rank = j.rank + 1 if j.merged else j.rank
+        rebuilt |= rank << (4 * j.dst)
+    assert rebuilt == B.move(board, direction)[0]
+
+
+def played_game(seed: int = 11, moves: int = 60) -> Game:
+    game = Game.new(seed)
+    for i in range(moves):
+        game.play(B.DIRECTIONS[(i * 7) % 4])
+    return game
+
+
+def test_save_and_restore_round_trip_continues_identically() -> None:
+    game = played_game()
+    saved = json.loads(json.dumps(game.to_dict()))
+    restored = Game.from_dict(saved)
+    assert (restored.board, restored.score, restored.moves, restored.seed) == (game.board, game.score, game.moves, game.seed)
+    for d in ("left", "down", "right", "up") * 10:
+        game.play(d)
+        restored.play(d)
+    assert restored.board == game.board and restored.score == game.score
+
+
+def corrupt(edit) -> dict:
+    data = json.loads(json.dumps(played_game().to_dict()))
+    edit(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        ("not a dict", "not an object"),
+        (None, "not an object"),
+        (corrupt(lambda d: d.update(version=99)), "another version"),
+        (corrupt(lambda d: d.pop("version")), "another version"),
+        (corrupt(lambda d: d.update(rows=[[3, 0, 0, 0]] + [[0] * 4] * 3)), "not a 2048 board"),
+        (corrupt(lambda d: d.update(rows="2,4,8")), "not a 2048 board"),
+        (corrupt(lambda d: d.pop("rows")), "not a 2048 board"),
+        (corrupt(lambda d: d.update(rows=[[2, 0, 0, 0]] + [[0] * 4] * 3)), "too few tiles"),
+        (corrupt(lambda d: d.update(score=-4)), "score"),
+        (corrupt(lambda d: d.update(score=7)), "odd"),
+        (corrupt(lambda d: d.update(score="12")), "score"),
+        (corrupt(lambda d: d.update(moves=1.5)), "moves"),
+        (corrupt(lambda d: d.update(won="yes")), "win flags"),
+        (corrupt(lambda d: d.update(rows=[[2048, 2, 0, 0]] + [[0] * 4] * 3, won=False)), "not won"),
+        (corrupt(lambda d: d.update(seed="abc")), "seed"),
+        (corrupt(lambda d: d.update(rng=[3, [1, 2], None])), "random generator"),
+        (corrupt(lambda d: d.pop("rng")), "random generator"),
+    ],
+)
+def test_corrupt_saved_state_is_refused_with_a_reason(data, message: str) -> None:
+    with pytest.raises(SavedStateError, match=message):
+        Game.from_dict(data)
