@@ -59,3 +59,44 @@ register(
         factory=classic.make_evaluator,
     )
 )
+
+# The presets below come from the expectimax work (issue 4); imported here, after
+# ``register`` exists, so that importing ``presets`` is enough to see all of them.
+from . import corner, rows, snake  # noqa: E402
+
+register(
+    Preset(
+        name="rows",
+        description=(
+            "nneonneo's expectimax heuristic, per row and column: rewards empty cells (270) and merges (700), "
+            "penalises non-monotonic lines by rank^4 (47) and big tiles by rank^3.5 (11); "
+            "200000 per line keeps live boards above a lost one (0)"
+        ),
+        default_weights=rows.DEFAULT_WEIGHTS,
+        factory=rows.make_evaluator,
+    )
+)
+
+register(
+    Preset(
+        name="snake",
+        description=(
+            "Features along one snake path from the top-left corner (rows read alternately left and right): "
+            "−Σ|steps| (1), −inversions (2), empty cells (3), max rank (1), −repeated values (0), mean rank (0)"
+        ),
+        default_weights=snake.DEFAULT_WEIGHTS,
+        factory=snake.make_evaluator,
+    )
+)
+
+register(
+    Preset(
+        name="corner-weights",
+        description=(
+            "Σ tile value × positional weight, weight decay^step along a snake path from a corner; "
+            "best of three paths (row snake, spiral, zigzag) under the board's 8 symmetries"
+        ),
+        default_weights=corner.DEFAULT_WEIGHTS,
+        factory=corner.make_evaluator,
+    )
+)

@@ -1,1 +1,78 @@
-"""Searches that choose a move (filled in by the alpha-beta and expectimax modules)."""
+"""Searches that choose a move, behind one entry point: ``best_move``.
+
+The page's worker, the lab, the bench and the tests all call ``best_move`` and
+get the same ``SearchResult`` whatever the algorithm, so none of them needs a
+special case.  Bad arguments are refused here, with a message that says what
+is accepted, before any search starts.  The algorithm modules are imported on
+first use so that a page asking only for alpha-beta never loads expectimax.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Mapping
+
+from ..board import FULL_MASK, Board
+from ..evaluation import presets
+from .clock import Clock, Deadline
+from .result import SearchResult
+
+ALGORITHMS = ("alphabeta", "expectimax")
+DEFAULT_PRESETS = {"alphabeta": "classic", "expectimax": "rows"}
+"""Each algorithm's own evaluation when the caller names none."""
+
+
+def best_move(
+    board: Board,
+    think_ms: float = 100,
+    depth: int | None = None,
+    algorithm: str = "alphabeta",
+    preset: str | None = None,
+    weights: Mapping[str, float] | None = None,
+    clock: Clock | None = None,
+) -> SearchResult:
+    """Choose a move for ``board``.
+
+    ``depth=None`` searches as deep as ``think_ms`` allows (iterative
+    deepening, the clock read inside the search); ``depth=N`` searches exactly
+    N player moves with no time limit, the same on every machine.  ``preset``
+    and ``weights`` pick the evaluation (``None``: the algorithm's default);
+    ``clock`` replaces ``time.perf_counter`` (tests).  On a lost board the
+    result's move is None and its depth 0.
+    """
+    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
+        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    if algorithm not in ALGORITHMS:
+        raise ValueError(f"unknown algorithm {algorithm!r}; known algorithms: {list(ALGORITHMS)}")
+    if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
+        raise ValueError(f"depth is a whole number of player moves, at least 1, or None for a timed search; got {depth!r}")
+    if depth is None and (
+        isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms < float("inf")
+    ):
+        raise ValueError(f"think_ms is a positive number of milliseconds, got {think_ms!r}")
+    if weights is not None:
+        _check_weights(weights)
+    name = DEFAULT_PRESETS[algorithm] if preset is None else preset
+    evaluate = presets.get(name).make(weights)
+    deadline = Deadline(None if depth is not None else think_ms, clock or time.perf_counter)
+    if algorithm == "alphabeta":
+        from .alphabeta import search
+    else:
+        from .expectimax import search
+    result = search(board, evaluate, deadline, depth=depth)
+    result.algorithm = algorithm
+    result.preset = name
+    result.think_ms = None if depth is not None else float(think_ms)
+    return result
+
+
+def _check_weights(weights: Mapping[str, float]) -> None:
+    """Refuse weights that are not a mapping of names to finite numbers (the preset refuses unknown names)."""
+    if not isinstance(weights, Mapping):
+        raise ValueError(f"weights are a mapping of weight names to numbers, got {weights!r}")
+    for key, value in weights.items():
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or abs(value) == float("inf"):
+            raise ValueError(f"weight {key!r} must be a finite number, got {value!r}")
+
+
+__all__ = ["ALGORITHMS", "DEFAULT_PRESETS", "SearchResult", "best_move"]

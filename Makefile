@@ -1,0 +1,68 @@
+# 2048 in Python: one-command setup, serve, test and measure.
+# Works on a fresh machine with python3, pip, node and npm: every target installs what it needs
+# (npm packages into node_modules/, Python packages into the .venv/ virtual environment).
+
+PORT ?= 8000
+HOST ?= 127.0.0.1
+PYTHON ?= python3
+VENV := .venv
+VPY := $(VENV)/bin/python
+PYTEST_ARGS ?= tests -q
+CHROMIUM ?= /usr/bin/chromium
+
+.PHONY: run serve test deps npm-deps py-deps chromium bench bench-load soak lab
+
+run: deps
+	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
+	$(VPY) tools/serve.py --port $(PORT) --host $(HOST)
+
+serve: npm-deps
+	$(PYTHON) tools/serve.py --port $(PORT) --host $(HOST)
+
+deps: npm-deps py-deps
+
+npm-deps: node_modules/.package-lock.json
+
+# npm ci rewrites node_modules/.package-lock.json, so it is newer than the lock file once installed.
+node_modules/.package-lock.json: package.json package-lock.json
+	@command -v npm >/dev/null || { echo "npm is missing: install Node.js (e.g. apt-get install -y nodejs npm)"; exit 1; }
+	npm ci --no-audit --no-fund
+	@touch $@
+
+py-deps: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@test -x $(VPY) || $(PYTHON) -m venv $(VENV) || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update && apt-get install -y python3-venv && $(PYTHON) -m venv $(VENV); \
+	  else echo "python3 -m venv failed: install the venv module (Debian: apt-get install python3-venv)"; exit 1; fi; }
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet -e '.[dev]'
+	@touch $@
+
+chromium:
+	@if [ -x "$(CHROMIUM)" ]; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "Installing Debian's chromium for the browser tests"; \
+	  apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; \
+	else \
+	  echo "NOTE: $(CHROMIUM) is missing and this is not root: the browser tests will be skipped."; \
+	  echo "      Install it with: sudo apt-get install -y chromium  (or set CHROMIUM_PATH)"; \
+	fi
+
+# pytest exits 5 when it collects nothing; that must never pass as green.
+test: deps chromium
+	@$(VPY) -m pytest $(PYTEST_ARGS); rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+
+bench: deps
+	$(VPY) -m game2048.bench
+
+bench-load: deps chromium
+	$(VPY) tools/bench_load.py --baseline
+
+soak: deps chromium
+	$(VPY) tools/soak.py
+
+lab: deps
+	$(VPY) -m game2048.lab $(ARGS)

@@ -1,0 +1,373 @@
+"""The AI controls: Hint, AI step, Autoplay/Stop, think time, autoplay pause, algorithm, preset, weights, readout.
+
+Every decision is asked of the worker through ``AiClient``; the main thread
+only waits (``await``), so the page stays responsive whatever the think time.
+The rules that matter for a person watching:
+
+* the game is playable before the AI is: its buttons say "AI loading…" and
+  stay disabled until the worker has built its tables;
+* a manual move or a new game stops autoplay; Stop takes effect before the
+  next move (a decision that arrives after Stop is dropped, and an AI move
+  still queued is discarded);
+* autoplay pauses on the win overlay, and "Keep going" resumes it;
+* a hint or a decision that arrives after the board changed is dropped;
+* a failed decision is shown as a message, autoplay stops, the game is kept.
+
+Settings persist in storage under ``"ai"`` and apply to the next decision.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Callable
+
+from game2048.board import to_rows
+
+from app.ai_client import AiClient
+from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
+from app.play import AI, HUMAN, Intent, PlaySession
+
+SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
+"""Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
+
+
+class AiControls:
+    """Binds the AI panel's DOM to the worker client and the play session."""
+
+    def __init__(self, document: Any, session: PlaySession, view: Any, client: AiClient, storage: Any,
+                 create_proxy: Callable[[Callable[..., Any]], Any]) -> None:
+        self.document = document
+        self.session = session
+        self.view = view
+        self.client = client
+        self.storage = storage
+        self._proxy = create_proxy
+        self._proxies: list[Any] = []
+        self.settings = AiSettings.from_saved(storage.settings().get("ai"))
+        self.preset_defaults: dict[str, dict[str, float]] = {}
+        self.autoplaying = False
+        self.waiting_at_win = False
+        self.thinking = False
+        self.decisions = 0
+        self._run = 0  # autoplay generation: a stopped loop never plays again
+        self._tasks: set[asyncio.Future[Any]] = set()
+        el = document.getElementById
+        self.hint_button = el("ai-hint")
+        self.step_button = el("ai-step")
+        self.autoplay_button = el("ai-autoplay")
+        self.status = el("ai-status")
+        self.algorithm_select = el("ai-algorithm")
+        self.think_slider = el("ai-think")
+        self.think_value = el("ai-think-value")
+        self.pause_slider = el("ai-pause")
+        self.pause_value = el("ai-pause-value")
+        self.preset_select = el("ai-preset")
+        self.weights_box = el("ai-weights")
+        self.reset_button = el("ai-weights-reset")
+        self.readout = el("ai-readout")
+        session.listeners.append(self._on_session_event)
+        self._listen(self.hint_button, "click", lambda _e: self.hint())
+        self._listen(self.step_button, "click", lambda _e: self.step())
+        self._listen(self.autoplay_button, "click", lambda _e: self.toggle_autoplay())
+        self._listen(self.algorithm_select, "change", lambda _e: self._algorithm_changed())
+        self._listen(self.think_slider, "input", lambda _e: self._think_changed())
+        self._listen(self.pause_slider, "input", lambda _e: self._pause_changed())
+        self._listen(self.preset_select, "change", lambda _e: self._preset_changed())
+        self._listen(self.reset_button, "click", lambda _e: self._reset_weights())
+        self._show_settings()
+        self._set_status("AI loading\u2026")
+        self._update_buttons()
+
+    # -- wiring -------------------------------------------------------------------------------
+
+    def _listen(self, element: Any, event: str, handler: Callable[[Any], None]) -> None:
+        proxy = self._proxy(handler)
+        self._proxies.append(proxy)
+        element.addEventListener(event, proxy)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def shortcut(self, action: str) -> Callable[[], None]:
+        """The handler for a keyboard shortcut name in ``SHORTCUTS``."""
+        return {"hint": self.hint, "step": self.step, "autoplay": self.toggle_autoplay,
+                "stop": lambda: self.stop_autoplay()}[action]
+
+    async def connect(self, worker: Any) -> None:
+        """Wait for the worker; enable the controls, or show why the AI is unavailable."""
+        if not await self.client.connect(worker):
+            self._set_status(self.client.error or "The AI is unavailable.", error=True)
+            self.view.show_notice(f"{self.client.error} The game itself still works.", error=True)
+            self._update_buttons()
+            return
+        self.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in self.client.presets}
+        self.settings.restrict_to(self.preset_defaults)
+        self._fill_presets()
+        self._show_settings()
+        self._set_status("AI ready")
+        self._update_buttons()
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def hint(self) -> None:
+        if self.client.ready and not self.thinking and not self.autoplaying:
+            self._spawn(self._decide(play=False))
+
+    def step(self) -> None:
+        if self.client.ready and not self.thinking and not self.autoplaying and self.session.accepts_moves():
+            self._spawn(self._decide(play=True))
+
+    def toggle_autoplay(self) -> None:
+        if self.autoplaying or self.waiting_at_win:
+            self.stop_autoplay()
+        else:
+            self.start_autoplay()
+
+    def start_autoplay(self) -> None:
+        if not self.client.ready or self.autoplaying:
+            return
+        if self.session.game.over:
+            self._set_status("Game over: start a new game to autoplay.")
+            return
+        if self.session.game.paused_at_win:
+            self.waiting_at_win = True
+            self._set_status("Autoplay waits: press \u201cKeep going\u201d to go on past 2048.")
+            self._update_buttons()
+            return
+        self.autoplaying = True
+        self.waiting_at_win = False
+        self._run += 1
+        self.view.hide_hint()
+        self._set_status("Autoplay\u2026")
+        self._update_buttons()
+        self._spawn(self._autoplay(self._run))
+
+    def stop_autoplay(self, status: str = "Autoplay stopped.") -> None:
+        if not (self.autoplaying or self.waiting_at_win):
+            return
+        self.autoplaying = False
+        self.waiting_at_win = False
+        self._run += 1
+        self.session.discard_queued(AI)
+        self._set_status(status)
+        self._update_buttons()
+
+    # -- deciding -----------------------------------------------------------------------------
+
+    async def _ask(self) -> tuple[dict[str, Any], int, Any]:
+        """One decision on the current board: (answer, board it was asked for, game it belongs to)."""
+        game = self.session.game
+        board = game.board
+        answer = await self.client.think(self.settings.request(to_rows(board)))
+        return answer, board, game
+
+    def _still_current(self, board: int, game: Any) -> bool:
+        return self.session.game is game and game.board == board
+
+    async def _decide(self, play: bool) -> None:
+        self.thinking = True
+        self._update_buttons()
+        try:
+            answer, board, game = await self._ask()
+        finally:
+            self.thinking = False
+            self._update_buttons()
+        if not answer.get("ok"):
+            self._fail(answer)
+            return
+        self._show_readout(answer)
+        move = answer.get("move")
+        if move is None:
+            self._set_status("No move left: the game is over.")
+            return
+        if not self._still_current(board, game):
+            return  # the board moved on while the AI thought
+        if play:
+            self.session.submit(Intent.move(move, AI))
+        else:
+            self.view.show_hint(move)
+            self._set_status(f"Hint: {move}")
+
+    async def _autoplay(self, run: int) -> None:
+        try:
+            while self.autoplaying and run == self._run:
+                await self.session.wait_idle()
+                if not (self.autoplaying and run == self._run):
+                    return
+                game = self.session.game
+                if game.paused_at_win:
+                    self.autoplaying = False
+                    self.waiting_at_win = True
+                    self._set_status("Autoplay paused at 2048: \u201cKeep going\u201d resumes it.")
+                    return
+                if game.over:
+                    self.stop_autoplay("Autoplay finished: game over.")
+                    return
+                answer, board, game = await self._ask()
+                if not (self.autoplaying and run == self._run):
+                    return  # Stop was pressed while the AI thought: this decision is not played
+                if not answer.get("ok"):
+                    self._fail(answer)
+                    return
+                self._show_readout(answer)
+                if not self._still_current(board, game):
+                    continue
+                if answer.get("move") is None:
+                    self.stop_autoplay("Autoplay finished: game over.")
+                    return
+                self.session.submit(Intent.move(answer["move"], AI))
+                if self.settings.pause_ms:
+                    await asyncio.sleep(self.settings.pause_ms / 1000)
+        finally:
+            self._update_buttons()
+
+    def _fail(self, answer: dict[str, Any]) -> None:
+        message = str(answer.get("error") or "the AI failed without saying why")
+        if self.autoplaying or self.waiting_at_win:
+            self.stop_autoplay()
+        self._set_status(f"AI error: {message}", error=True)
+        self.view.show_notice(f"AI error: {message}. Autoplay stopped; your game is kept.", error=True)
+
+    def _on_session_event(self, event: str, intent: Intent, _payload: Any) -> None:
+        if event == "move" and intent.source == HUMAN:
+            self.stop_autoplay("Autoplay stopped by your move.")
+        elif event == "restart":
+            self.stop_autoplay("Autoplay stopped: new game.")
+        elif event == "keep_going" and self.waiting_at_win:
+            self.waiting_at_win = False
+            self.start_autoplay()
+
+    # -- settings -----------------------------------------------------------------------------
+
+    def _save(self) -> None:
+        saved = self.storage.settings()
+        saved["ai"] = self.settings.to_saved()
+        self.storage.save_settings(saved)
+
+    def _think_changed(self) -> None:
+        self.settings.think_ms = THINK_STEPS_MS[int(self.think_slider.value)]
+        self.think_value.textContent = _ms(self.settings.think_ms)
+        self._save()
+
+    def _pause_changed(self) -> None:
+        self.settings.pause_ms = PAUSE_STEPS_MS[int(self.pause_slider.value)]
+        self.pause_value.textContent = _ms(self.settings.pause_ms)
+        self._save()
+
+    def _algorithm_changed(self) -> None:
+        self.settings.choose_algorithm(str(self.algorithm_select.value))
+        if self.preset_defaults:
+            self.settings.restrict_to(self.preset_defaults)
+        self._show_settings()
+        self._save()
+
+    def _preset_changed(self) -> None:
+        name = str(self.preset_select.value)
+        if name in self.preset_defaults:
+            self.settings.preset = name
+            self._show_weights()
+            self._save()
+
+    def _reset_weights(self) -> None:
+        self.settings.reset_weights()
+        self._show_weights()
+        self._save()
+
+    def _weight_changed(self, name: str, slider: Any, output: Any) -> None:
+        value = float(slider.value)
+        self.settings.set_weight(name, value)
+        output.textContent = _number(value)
+        self._save()
+
+    def _show_settings(self) -> None:
+        self.algorithm_select.value = self.settings.algorithm
+        self.think_slider.value = str(THINK_STEPS_MS.index(self.settings.think_ms))
+        self.think_value.textContent = _ms(self.settings.think_ms)
+        self.pause_slider.value = str(PAUSE_STEPS_MS.index(self.settings.pause_ms))
+        self.pause_value.textContent = _ms(self.settings.pause_ms)
+        if self.preset_defaults:
+            self.preset_select.value = self.settings.preset
+            self._show_weights()
+
+    def _fill_presets(self) -> None:
+        self.preset_select.replaceChildren()
+        for preset in self.client.presets:
+            option = self.document.createElement("option")
+            option.value = preset["name"]
+            option.textContent = preset["name"]
+            option.title = str(preset.get("description", ""))
+            self.preset_select.appendChild(option)
+        self.preset_select.disabled = False
+
+    def _show_weights(self) -> None:
+        """One slider per weight of the active preset, showing the player's value or the default."""
+        defaults = self.preset_defaults.get(self.settings.preset, {})
+        values = self.settings.active_weights(defaults)
+        self.weights_box.replaceChildren()
+        description = next((p.get("description", "") for p in self.client.presets
+                            if p["name"] == self.settings.preset), "")
+        self.preset_select.title = str(description)
+        for name, default in defaults.items():
+            low, high, step = slider_range(float(default))
+            value = min(max(values[name], low), high)
+            row = self.document.createElement("label")
+            row.className = "weight"
+            caption = self.document.createElement("span")
+            caption.className = "weight-name"
+            caption.textContent = name
+            slider = self.document.createElement("input")
+            slider.type = "range"
+            slider.min, slider.max, slider.step = str(low), str(high), str(step)
+            slider.value = str(value)
+            slider.setAttribute("data-weight", name)
+            output = self.document.createElement("output")
+            output.textContent = _number(values[name])
+            row.append(caption, slider, output)
+            self.weights_box.appendChild(row)
+            self._listen(slider, "input", lambda _e, n=name, s=slider, o=output: self._weight_changed(n, s, o))
+
+    # -- display ------------------------------------------------------------------------------
+
+    def _update_buttons(self) -> None:
+        ready = self.client.ready
+        self.hint_button.disabled = not ready or self.autoplaying or self.thinking
+        self.step_button.disabled = not ready or self.autoplaying or self.thinking
+        self.autoplay_button.disabled = not ready
+        running = self.autoplaying or self.waiting_at_win
+        self.autoplay_button.textContent = "Stop" if running else "Autoplay"
+        self.autoplay_button.setAttribute("aria-pressed", "true" if running else "false")
+        self.document.body.setAttribute("data-autoplay", "on" if self.autoplaying else
+                                        "waiting" if self.waiting_at_win else "off")
+
+    def _set_status(self, text: str, error: bool = False) -> None:
+        self.status.textContent = text
+        self.status.className = "ai-status error" if error else "ai-status"
+
+    def _show_readout(self, answer: dict[str, Any]) -> None:
+        self.decisions += 1
+        fields = {
+            "algorithm": ALGORITHMS.get(str(answer.get("algorithm")), str(answer.get("algorithm"))),
+            "preset": str(answer.get("preset")),
+            "move": str(answer.get("move") or "none"),
+            "depth": str(answer.get("depth")),
+            "nodes": f"{int(answer.get('nodes') or 0):,}",
+            "nps": f"{float(answer.get('nodes_per_second') or 0):,.0f}/s",
+            "cutoffs": f"{int(answer.get('cutoffs') or 0):,}",
+            "time": f"{float(answer.get('elapsed_ms') or 0):.0f} ms of {_ms(answer.get('think_ms') or 0)}",
+        }
+        for key, text in fields.items():
+            self.document.getElementById(f"readout-{key}").textContent = text
+        self.readout.setAttribute("data-decisions", str(self.decisions))
+        self.readout.setAttribute("data-algorithm", str(answer.get("algorithm")))
+        self.readout.setAttribute("data-preset", str(answer.get("preset")))
+
+
+def _ms(value: float) -> str:
+    value = float(value)
+    return f"{value / 1000:g} s" if value >= 1000 else f"{value:g} ms"
+
+
+def _number(value: float) -> str:
+    return f"{value:.4g}"

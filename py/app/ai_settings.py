@@ -1,0 +1,116 @@
+"""The AI's settings (think time, autoplay pause, algorithm, preset, weights): validated, saved, turned into requests.
+
+Saved settings come back from localStorage, which anyone can edit, so every
+value is checked on the way in and replaced by its default when it is not
+acceptable; a request built from settings is therefore always one the worker
+accepts (the worker still checks, and its refusal is shown if it happens).
+Plain Python, tested in CPython.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+THINK_STEPS_MS: tuple[int, ...] = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000)
+PAUSE_STEPS_MS: tuple[int, ...] = (0, 25, 50, 100, 200, 400, 800, 1500)
+DEFAULT_THINK_MS = 100
+DEFAULT_PAUSE_MS = 50
+ALGORITHMS: dict[str, str] = {"alphabeta": "Alpha-beta", "expectimax": "Expectimax"}
+DEFAULT_PRESET = {"alphabeta": "classic", "expectimax": "rows"}
+
+
+def nearest_step(value: Any, steps: tuple[int, ...], default: int) -> int:
+    """The allowed step closest to ``value``; ``default`` when ``value`` is not a number."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        return default
+    return min(steps, key=lambda step: abs(step - value))
+
+
+def slider_range(default: float) -> tuple[float, float, float]:
+    """(min, max, step) for a weight slider around its default: 0..3x default, or -5..5 for a zero default."""
+    if default > 0:
+        low, high = 0.0, 3.0 * default
+    elif default < 0:
+        low, high = 3.0 * default, 0.0
+    else:
+        low, high = -5.0, 5.0
+    return low, high, (high - low) / 300.0
+
+
+@dataclass
+class AiSettings:
+    """What the player chose for the AI; ``weights`` holds only the weights changed from a preset's defaults."""
+
+    think_ms: int = DEFAULT_THINK_MS
+    pause_ms: int = DEFAULT_PAUSE_MS
+    algorithm: str = "alphabeta"
+    preset: str = DEFAULT_PRESET["alphabeta"]
+    weights: dict[str, dict[str, float]] = field(default_factory=dict)
+
+    @classmethod
+    def from_saved(cls, data: Any, presets: dict[str, dict[str, float]] | None = None) -> "AiSettings":
+        """Settings from their saved form, every bad value replaced by its default.
+
+        ``presets`` (name -> default weights) filters preset names and weight names
+        once the worker has said which exist; before that they are kept as saved.
+        """
+        data = data if isinstance(data, dict) else {}
+        settings = cls(
+            think_ms=nearest_step(data.get("think_ms"), THINK_STEPS_MS, DEFAULT_THINK_MS),
+            pause_ms=nearest_step(data.get("pause_ms"), PAUSE_STEPS_MS, DEFAULT_PAUSE_MS),
+        )
+        algorithm = data.get("algorithm")
+        if isinstance(algorithm, str) and algorithm in ALGORITHMS:
+            settings.algorithm = algorithm
+        preset = data.get("preset")
+        settings.preset = preset if isinstance(preset, str) and preset else DEFAULT_PRESET[settings.algorithm]
+        weights = data.get("weights")
+        if isinstance(weights, dict):
+            for name, values in weights.items():
+                if not isinstance(name, str) or not isinstance(values, dict):
+                    continue
+                clean = {k: float(v) for k, v in values.items()
+                         if isinstance(k, str) and not isinstance(v, bool) and isinstance(v, (int, float))
+                         and math.isfinite(v)}
+                if clean:
+                    settings.weights[name] = clean
+        if presets is not None:
+            settings.restrict_to(presets)
+        return settings
+
+    def restrict_to(self, presets: dict[str, dict[str, float]]) -> None:
+        """Drop presets and weight names the worker does not know."""
+        if self.preset not in presets:
+            self.preset = DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets \
+                else next(iter(presets))
+        self.weights = {name: {k: v for k, v in values.items() if k in presets[name]}
+                        for name, values in self.weights.items() if name in presets}
+        self.weights = {name: values for name, values in self.weights.items() if values}
+
+    def to_saved(self) -> dict[str, Any]:
+        return {"think_ms": self.think_ms, "pause_ms": self.pause_ms, "algorithm": self.algorithm,
+                "preset": self.preset, "weights": self.weights}
+
+    def choose_algorithm(self, algorithm: str) -> None:
+        """Switch algorithm; the preset follows to that algorithm's own default evaluation."""
+        if algorithm not in ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}")
+        self.algorithm = algorithm
+        self.preset = DEFAULT_PRESET[algorithm]
+
+    def active_weights(self, defaults: dict[str, float]) -> dict[str, float]:
+        """The active preset's weights: its defaults with the player's changes on top."""
+        return {**defaults, **self.weights.get(self.preset, {})}
+
+    def set_weight(self, name: str, value: float) -> None:
+        self.weights.setdefault(self.preset, {})[name] = float(value)
+
+    def reset_weights(self) -> None:
+        self.weights.pop(self.preset, None)
+
+    def request(self, rows: list[list[int]]) -> dict[str, Any]:
+        """A ``think`` request for the worker (see ``py/app/ai_worker.py``)."""
+        return {"rows": rows, "think_ms": self.think_ms, "depth": None, "algorithm": self.algorithm,
+                "preset": self.preset, "weights": dict(self.weights.get(self.preset, {}))}

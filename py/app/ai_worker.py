@@ -1,0 +1,114 @@
+"""The AI worker: the page's searches run here, in a PyScript named worker, never on the main thread.
+
+The page declares it as::
+
+    <script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript.toml">
+
+and calls the three exported functions through ``await workers["ai"]``.
+Requests and answers are JSON strings, not Python or JS objects, so nothing
+depends on how PyScript converts values across the worker boundary.
+
+This module is deliberately thin: it parses a request, calls
+``game2048.search.best_move`` and turns the ``SearchResult`` (or the error)
+into JSON.  It imports nothing from the browser, so the tests run it in
+CPython exactly as the worker runs it.
+
+* ``think(request_json) -> answer_json``: request ``{"rows": [[...4] x 4],
+  "think_ms": 100, "depth": null, "algorithm": "alphabeta", "preset": null,
+  "weights": {}}`` (only ``rows`` is required; an ``id`` is echoed back);
+  answer ``SearchResult.to_dict()`` plus ``"ok": true``, or
+  ``{"ok": false, "error": message}``.  A bad request never raises into the
+  page: the message says what was wrong.
+* ``presets() -> json``: ``[{name, description, default_weights}]`` for the
+  page's sliders.
+* ``ready() -> "ok"``: builds every table the searches use and warms the
+  searches up, so that the first ``think`` takes the time it is given and not
+  a table build on top.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from game2048.board import from_rows
+from game2048.evaluation import presets as preset_registry
+from game2048.search import best_move
+
+REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
+
+
+def _parse_request(request_json: str) -> dict[str, Any]:
+    """The request as keyword arguments for ``best_move``; ``ValueError`` with a readable message otherwise."""
+    try:
+        request = json.loads(request_json)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the request is not JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise ValueError(f"the request is a JSON object, got {type(request).__name__}")
+    unknown = sorted(set(request) - set(REQUEST_FIELDS))
+    if unknown:
+        raise ValueError(f"unknown request field(s) {unknown}; known: {list(REQUEST_FIELDS)}")
+    if "rows" not in request:
+        raise ValueError("the request has no 'rows' (the board as 4 lists of 4 tile values)")
+    args: dict[str, Any] = {"board": from_rows(request["rows"])}
+    for key in ("think_ms", "depth", "algorithm", "preset"):
+        if request.get(key) is not None:
+            args[key] = request[key]
+    if request.get("weights"):
+        args["weights"] = request["weights"]
+    return args
+
+
+def think(request_json: str) -> str:
+    """Search the requested board; the answer is JSON with ``ok`` true and the result, or ``ok`` false and why."""
+    request_id = None
+    try:
+        request_id = _request_id(request_json)
+        result = best_move(**_parse_request(request_json))
+        answer = {**result.to_dict(), "ok": True}
+    except ValueError as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
+        answer = {"ok": False, "error": f"the AI failed: {type(exc).__name__}: {exc}"}
+    if request_id is not None:
+        answer["id"] = request_id
+    return json.dumps(answer)
+
+
+def _request_id(request_json: str) -> Any:
+    """The request's ``id``, if it has one that can be read, so even an error answer can be matched to it."""
+    try:
+        request = json.loads(request_json)
+    except (TypeError, ValueError):
+        return None
+    return request.get("id") if isinstance(request, dict) else None
+
+
+def presets() -> str:
+    """Every evaluation preset the searches accept, with its description and default weights, as JSON."""
+    return json.dumps(
+        [
+            {"name": p.name, "description": p.description, "default_weights": dict(p.default_weights)}
+            for p in preset_registry.PRESETS.values()
+        ]
+    )
+
+
+def ready() -> str:
+    """Build every evaluation's tables, run each algorithm a little, then answer ``"ok"``.
+
+    The searches are warm-up, not checks: in the browser the first searches
+    after the worker starts run several times slower (WebAssembly still being
+    optimised) and overrun their budget, so they are better spent here, while
+    the page loads, than on the player's first hint.
+    """
+    for preset in preset_registry.PRESETS.values():
+        preset.make()(0x1)
+    middle_game = from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    for algorithm, depth in (("alphabeta", 5), ("expectimax", 2)):
+        best_move(middle_game, depth=depth, algorithm=algorithm)
+    return "ok"
+
+
+__export__ = ["think", "presets", "ready"]

@@ -1,0 +1,133 @@
+"""Input: keys, touch swipes and mouse/pen drags turned into intents; never touches the board's DOM.
+
+The original's ``KeyboardInputManager`` role.  The mapping rules are plain
+functions (``direction_for_key``, ``swipe_direction``) so tests pin them down
+in CPython; ``InputRouter`` only attaches listeners and forwards.
+
+* keys: arrows, WASD and vim HJKL move; a key pressed with Ctrl, Alt or Meta
+  is left to the browser (Ctrl+R must still reload); keys typed into a form
+  control (the think-time slider uses the arrow keys) are left alone;
+* touch: one-finger swipes on the board;
+* pointer: mouse or pen drags on the board (touch pointers are ignored there,
+  the touch listener already handles them, so a swipe is never counted twice);
+* a stroke shorter than ``SWIPE_THRESHOLD_PX`` in both axes does nothing.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from game2048.board import Direction
+
+SWIPE_THRESHOLD_PX = 10
+
+KEY_DIRECTIONS: dict[str, Direction] = {
+    "arrowup": Direction.UP, "arrowright": Direction.RIGHT,
+    "arrowdown": Direction.DOWN, "arrowleft": Direction.LEFT,
+    "w": Direction.UP, "d": Direction.RIGHT, "s": Direction.DOWN, "a": Direction.LEFT,
+    "k": Direction.UP, "l": Direction.RIGHT, "j": Direction.DOWN, "h": Direction.LEFT,
+}
+FORM_TAGS = frozenset({"INPUT", "SELECT", "TEXTAREA"})
+
+
+def direction_for_key(key: str, ctrl: bool = False, alt: bool = False, meta: bool = False) -> Direction | None:
+    """The move a key asks for, or None (unmapped, or a browser shortcut with a modifier)."""
+    if ctrl or alt or meta:
+        return None
+    return KEY_DIRECTIONS.get(key.lower())
+
+
+def swipe_direction(dx: float, dy: float, threshold: float = SWIPE_THRESHOLD_PX) -> Direction | None:
+    """The move of a stroke by (dx, dy) pixels (y grows downward), or None when it is too short."""
+    if max(abs(dx), abs(dy)) < threshold:
+        return None
+    if abs(dx) > abs(dy):
+        return Direction.RIGHT if dx > 0 else Direction.LEFT
+    return Direction.DOWN if dy > 0 else Direction.UP
+
+
+class InputRouter:
+    """Listens on the document and the board; calls ``on_move(direction)`` and keyed actions."""
+
+    def __init__(self, document: Any, board_el: Any, on_move: Callable[[Direction], None],
+                 key_actions: dict[str, Callable[[], None]] | None = None) -> None:
+        from pyodide.ffi import create_proxy  # browser only
+
+        self.on_move = on_move
+        self.key_actions = {k.lower(): v for k, v in (key_actions or {}).items()}
+        self._touch_start: tuple[float, float] | None = None
+        self._pointer_start: tuple[int, float, float] | None = None
+        # Proxies live as long as the page: keep references so they are never collected.
+        self._proxies = {
+            "keydown": create_proxy(self._keydown),
+            "touchstart": create_proxy(self._touchstart),
+            "touchend": create_proxy(self._touchend),
+            "touchcancel": create_proxy(self._touchcancel),
+            "pointerdown": create_proxy(self._pointerdown),
+            "pointerup": create_proxy(self._pointerup),
+            "pointercancel": create_proxy(self._pointercancel),
+        }
+        document.addEventListener("keydown", self._proxies["keydown"])
+        for name in ("touchstart", "touchend", "touchcancel", "pointerdown", "pointerup", "pointercancel"):
+            board_el.addEventListener(name, self._proxies[name])
+
+    def _keydown(self, event: Any) -> None:
+        target = event.target
+        if getattr(target, "tagName", None) in FORM_TAGS or getattr(target, "isContentEditable", False):
+            return
+        if event.ctrlKey or event.altKey or event.metaKey:
+            return
+        direction = direction_for_key(event.key)
+        if direction is not None:
+            event.preventDefault()
+            self.on_move(direction)
+            return
+        action = self.key_actions.get(event.key.lower())
+        if action is not None:
+            event.preventDefault()
+            action()
+
+    def _touchstart(self, event: Any) -> None:
+        if event.touches.length != 1:
+            self._touch_start = None
+            return
+        touch = event.touches.item(0)
+        self._touch_start = (touch.clientX, touch.clientY)
+
+    def _touchend(self, event: Any) -> None:
+        if self._touch_start is None or event.touches.length > 0:
+            return
+        touch = event.changedTouches.item(0)
+        x0, y0 = self._touch_start
+        self._touch_start = None
+        direction = swipe_direction(touch.clientX - x0, touch.clientY - y0)
+        if direction is not None:
+            if event.cancelable:  # cancelling an uncancelable touchend is a console error
+                event.preventDefault()  # no emulated mouse click after a swipe
+            self.on_move(direction)
+
+    def _touchcancel(self, _event: Any) -> None:
+        self._touch_start = None
+
+    def _pointerdown(self, event: Any) -> None:
+        if event.pointerType == "touch" or event.button != 0:
+            return
+        if event.target.closest("button, a, input, select"):
+            return  # a press on an overlay's button is a click, not a drag (capture would steal it)
+        self._pointer_start = (event.pointerId, event.clientX, event.clientY)
+        try:
+            event.currentTarget.setPointerCapture(event.pointerId)
+        except Exception:  # capture is a nicety: a drag released outside the board still counts
+            pass
+
+    def _pointerup(self, event: Any) -> None:
+        start = self._pointer_start
+        if start is None or event.pointerType == "touch" or event.pointerId != start[0]:
+            return
+        self._pointer_start = None
+        direction = swipe_direction(event.clientX - start[1], event.clientY - start[2])
+        if direction is not None:
+            self.on_move(direction)
+
+    def _pointercancel(self, _event: Any) -> None:
+        self._pointer_start = None

@@ -1,0 +1,183 @@
+"""The flow of play: intents in, engine updated, view told, game saved; one at a time, in order.
+
+This is the part of the original ``GameManager`` that the pure engine leaves
+to the page.  Every intent (a move from a key, a swipe, the AI; a restart;
+"keep going") goes into one FIFO queue and is applied to the engine in
+arrival order, so presses that land during a slide are neither lost nor
+doubled.  The engine is applied first and the view animates afterwards:
+the engine state is the truth, and once the queue is empty the view has
+settled on exactly that state.
+
+No browser import here: the view and the storage are handed in, and the
+pacing is ``asyncio.sleep``, so the same code runs in Pyodide and in CPython
+tests with fakes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import deque
+from dataclasses import dataclass
+from typing import Any, Callable, Protocol
+
+from game2048.board import Direction
+from game2048.game import Game, MoveOutcome
+
+SLIDE_SECONDS = 0.1
+# With this many intents still waiting, slides are cut short so a burst of keys drains quickly.
+BACKLOG_FAST = 2
+FAST_SLIDE_SECONDS = 0.02
+
+HUMAN = "human"
+AI = "ai"
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What the player (or the AI) wants: a move, a restart, or to keep going after the win."""
+
+    kind: str  # "move" | "restart" | "keep_going"
+    direction: Direction | None = None
+    source: str = HUMAN
+
+    @classmethod
+    def move(cls, direction: Direction | str, source: str = HUMAN) -> "Intent":
+        return cls("move", Direction(direction), source)
+
+
+class View(Protocol):
+    """What the flow needs from the drawing side (``app.view.BoardView`` in the page)."""
+
+    def render(self, game: Game) -> None: ...
+    def slide(self, outcome: MoveOutcome) -> None: ...
+    def settle(self, game: Game, outcome: MoveOutcome) -> None: ...
+    def show_score(self, score: int, best: int, added: int = 0) -> None: ...
+    def show_overlays(self, game: Game) -> None: ...
+    def set_settled(self, settled: bool) -> None: ...
+
+
+class Saver(Protocol):
+    """What the flow needs from ``app.storage.Storage``."""
+
+    def save_game(self, game: Game) -> bool: ...
+    def clear_game(self) -> None: ...
+    def best_score(self) -> int: ...
+    def save_best_score(self, score: int) -> None: ...
+
+
+Listener = Callable[[str, Intent, Any], None]
+
+
+class PlaySession:
+    """Owns the current ``Game`` and the intent queue; tells listeners what happened."""
+
+    def __init__(self, game: Game, view: View, storage: Saver, new_game: Callable[[], Game],
+                 slide_seconds: float = SLIDE_SECONDS) -> None:
+        self.game = game
+        self.view = view
+        self.storage = storage
+        self.new_game = new_game
+        self.slide_seconds = slide_seconds
+        self.best = max(storage.best_score(), game.score)
+        self.queue: deque[Intent] = deque()
+        self.listeners: list[Listener] = []
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self._task: asyncio.Task[None] | None = None
+
+    # -- public -------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Draw the current game (restored or new) without waiting for anything."""
+        self.view.render(self.game)
+        self.view.show_score(self.game.score, self.best)
+        self.view.show_overlays(self.game)
+
+    def submit(self, intent: Intent) -> None:
+        """Queue an intent; the queue is drained in order by one task."""
+        self.queue.append(intent)
+        if self._task is None or self._task.done():
+            self._idle.clear()
+            self.view.set_settled(False)
+            self._task = asyncio.ensure_future(self._drain())
+
+    def discard_queued(self, source: str) -> int:
+        """Drop queued, not yet applied intents from ``source`` (Stop must beat an AI move in flight)."""
+        kept = deque(intent for intent in self.queue if intent.source != source)
+        dropped = len(self.queue) - len(kept)
+        self.queue = kept
+        return dropped
+
+    @property
+    def busy(self) -> bool:
+        """Intents are waiting or an animation is running."""
+        return not self._idle.is_set()
+
+    async def wait_idle(self) -> None:
+        """Until every queued intent is applied and the view has settled."""
+        await self._idle.wait()
+
+    def accepts_moves(self) -> bool:
+        """A move can change the game now (not over, not paused on the win overlay)."""
+        return not self.game.over and not self.game.paused_at_win
+
+    # -- the queue ----------------------------------------------------------------------------
+
+    async def _drain(self) -> None:
+        try:
+            while self.queue:
+                intent = self.queue.popleft()
+                if intent.kind == "move":
+                    await self._move(intent)
+                elif intent.kind == "restart":
+                    self._restart(intent)
+                elif intent.kind == "keep_going":
+                    self._keep_going(intent)
+        finally:
+            self.view.set_settled(True)
+            self._idle.set()
+
+    async def _move(self, intent: Intent) -> None:
+        if not self.accepts_moves():
+            return
+        outcome = self.game.play(intent.direction)
+        if not outcome.moved:
+            return
+        if self.game.score > self.best:
+            self.best = self.game.score
+            self.storage.save_best_score(self.best)
+        if self.game.over:
+            self.storage.clear_game()  # as the original: a finished game is not restored
+        else:
+            self.storage.save_game(self.game)
+        self.view.slide(outcome)
+        self.view.show_score(self.game.score, self.best, outcome.points)
+        self._notify("move", intent, outcome)
+        pause = FAST_SLIDE_SECONDS if len(self.queue) >= BACKLOG_FAST else self.slide_seconds
+        await asyncio.sleep(pause)
+        self.view.settle(self.game, outcome)
+        self.view.show_overlays(self.game)
+        if outcome.won_now:
+            self._notify("won", intent, outcome)
+        if outcome.over:
+            self._notify("over", intent, outcome)
+
+    def _restart(self, intent: Intent) -> None:
+        self.game = self.new_game()
+        self.storage.save_game(self.game)
+        self.view.render(self.game)
+        self.view.show_score(self.game.score, self.best)
+        self.view.show_overlays(self.game)
+        self._notify("restart", intent, None)
+
+    def _keep_going(self, intent: Intent) -> None:
+        if not self.game.paused_at_win:
+            return
+        self.game.continue_after_win()
+        self.storage.save_game(self.game)
+        self.view.show_overlays(self.game)
+        self._notify("keep_going", intent, None)
+
+    def _notify(self, event: str, intent: Intent, payload: Any) -> None:
+        for listener in list(self.listeners):
+            listener(event, intent, payload)

@@ -1,0 +1,173 @@
+"""Drawing: the engine's state as DOM elements, one element per tile, moved by CSS transforms.
+
+The view reads the game and never changes it (the original's ``HTMLActuator``
+role).  A move is drawn in two steps that ``app.play`` times:
+
+* ``slide(outcome)``: every tile element gets its destination cell; the CSS
+  transition on ``transform`` animates it (about 100 ms);
+* ``settle(game, outcome)``: tiles that merged away are removed, merged tiles
+  get their new value and a "pop", the spawned tile appears, and every cell
+  is checked against the engine's board, so whatever happened in between,
+  the DOM ends up showing exactly the engine's state.
+
+Test hooks kept stable here: each settled tile is ``.tile`` with its value as
+text and ``data-row`` / ``data-col`` (0-based, row 0 on top); ``#board`` has
+``data-settled="true"`` when no move is being drawn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from game2048.board import Direction
+from game2048.game import Game, MoveOutcome
+
+ARROWS = {Direction.UP: "\u2191", Direction.RIGHT: "\u2192", Direction.DOWN: "\u2193", Direction.LEFT: "\u2190"}
+SUPER_VALUE = 2048  # tiles above it share one dark colour, as in the original
+
+
+def tile_classes(value: int, extra: str = "") -> str:
+    """The class list of a tile of ``value``: colour by value, font size by number of digits."""
+    colour = f"tile-{value}" if value <= SUPER_VALUE else "tile-super"
+    return f"tile {colour} digits-{len(str(value))}" + (f" {extra}" if extra else "")
+
+
+class BoardView:
+    """Draws a ``Game`` into the page's board, score boxes and overlays."""
+
+    def __init__(self, document: Any) -> None:
+        self.document = document
+        self.board_el = document.getElementById("board")
+        self.tiles_el = document.getElementById("tiles")
+        self.score_el = document.getElementById("score")
+        self.best_el = document.getElementById("best")
+        self.score_box = document.getElementById("score-box")
+        self.win_overlay = document.getElementById("win-overlay")
+        self.over_overlay = document.getElementById("over-overlay")
+        self.hint_el = document.getElementById("hint-arrow")
+        self.notice_el = document.getElementById("notice")
+        self.notice_text = document.getElementById("notice-text")
+        self._tiles: dict[int, Any] = {}  # cell (0..15) -> settled tile element
+        self._leaving: list[Any] = []  # elements sliding into a merge, removed at settle
+
+    # -- tiles --------------------------------------------------------------------------------
+
+    def _new_tile(self, cell: int, value: int, extra: str) -> Any:
+        tile = self.document.createElement("div")
+        self._position(tile, cell)
+        self._paint(tile, value, extra)
+        self.tiles_el.appendChild(tile)
+        return tile
+
+    @staticmethod
+    def _position(tile: Any, cell: int) -> None:
+        row, col = divmod(cell, 4)
+        tile.setAttribute("data-row", str(row))
+        tile.setAttribute("data-col", str(col))
+        tile.style.setProperty("--r", str(row))
+        tile.style.setProperty("--c", str(col))
+
+    def _paint(self, tile: Any, value: int, extra: str) -> None:
+        """Set value and classes; a fresh inner element so a pop/appear animation starts anew."""
+        tile.className = tile_classes(value, extra)
+        inner = self.document.createElement("div")
+        inner.className = "tile-inner"
+        inner.textContent = str(value)
+        tile.replaceChildren(inner)
+
+    def render(self, game: Game) -> None:
+        """Draw the board from scratch (new or restored game): every tile appears."""
+        self.tiles_el.replaceChildren()
+        self._tiles = {}
+        self._leaving = []
+        for cell, value in enumerate(_cell_values(game)):
+            if value:
+                self._tiles[cell] = self._new_tile(cell, value, "tile-new")
+        self.hide_hint()
+
+    def slide(self, outcome: MoveOutcome) -> None:
+        """Send each tile element to its destination; merging tiles are removed at ``settle``."""
+        self.hide_hint()
+        for tile in self._leaving:  # a previous slide cut short: finish it now
+            tile.remove()
+        self._leaving = []
+        before = self._tiles
+        after: dict[int, Any] = {}
+        for journey in outcome.journeys:
+            tile = before.pop(journey.src, None)
+            if tile is None:
+                continue  # the DOM had drifted; settle() redraws that cell from the engine
+            if journey.src != journey.dst:
+                self._position(tile, journey.dst)
+            if journey.merged or journey.dst in after:
+                self._leaving.append(tile)
+            else:
+                after[journey.dst] = tile
+        for stray in before.values():
+            stray.remove()
+        self._tiles = after
+
+    def settle(self, game: Game, outcome: MoveOutcome | None = None) -> None:
+        """Make the DOM equal to the engine's board: drop merged-away tiles, pop merges, show the spawn."""
+        for tile in self._leaving:
+            tile.remove()
+        self._leaving = []
+        merged = set(outcome.merged_cells) if outcome else set()
+        spawn_cell = outcome.spawn[0] if outcome and outcome.spawn else None
+        for cell, value in enumerate(_cell_values(game)):
+            tile = self._tiles.get(cell)
+            if not value:
+                if tile is not None:
+                    tile.remove()
+                    del self._tiles[cell]
+                continue
+            if tile is None:
+                self._tiles[cell] = self._new_tile(cell, value, "tile-new" if cell == spawn_cell else "")
+            elif cell in merged:
+                self._paint(tile, value, "tile-merged")
+            elif tile.textContent != str(value):
+                self._paint(tile, value, "")
+
+    # -- score, overlays, hint, notice --------------------------------------------------------
+
+    def show_score(self, score: int, best: int, added: int = 0) -> None:
+        self.score_el.textContent = str(score)
+        self.best_el.textContent = str(best)
+        for old in list(self.score_box.querySelectorAll(".score-addition")):
+            old.remove()
+        if added > 0:
+            floater = self.document.createElement("div")
+            floater.className = "score-addition"
+            floater.textContent = f"+{added}"
+            self.score_box.appendChild(floater)
+
+    def show_overlays(self, game: Game) -> None:
+        self.win_overlay.hidden = not game.paused_at_win
+        self.over_overlay.hidden = not (game.over and not game.paused_at_win)
+
+    def set_settled(self, settled: bool) -> None:
+        self.board_el.setAttribute("data-settled", "true" if settled else "false")
+
+    def show_hint(self, direction: Direction | str) -> None:
+        direction = Direction(direction)
+        self.hint_el.textContent = ARROWS[direction]
+        self.hint_el.setAttribute("data-direction", direction.value)
+        self.hint_el.hidden = False
+
+    def hide_hint(self) -> None:
+        self.hint_el.hidden = True
+        self.hint_el.removeAttribute("data-direction")
+
+    def show_notice(self, text: str, error: bool = False) -> None:
+        self.notice_text.textContent = text
+        self.notice_el.className = "notice error" if error else "notice"
+        self.notice_el.hidden = False
+
+    def hide_notice(self) -> None:
+        self.notice_el.hidden = True
+
+
+def _cell_values(game: Game) -> list[int]:
+    """The 16 tile values, cell 0 (top-left) first, 0 for empty."""
+    board = game.board
+    return [(1 << rank) if (rank := (board >> (4 * cell)) & 0xF) else 0 for cell in range(16)]

@@ -1,0 +1,213 @@
+"""The search bench: the fixed positions searched under a think-time budget, in CPython and in Chromium.
+
+``python -m game2048.bench`` (``make bench``) searches every position of
+``bench_positions`` with ``best_move`` at ``--think-ms`` (default 100), first
+in this CPython, then in Chromium through the page's own AI worker
+(``py/app/ai_worker.py`` as a PyScript named worker with the project's
+``pyscript.toml``, driven by ``tools/bench_browser.py``), and prints the two
+side by side: completed depth (median, p10), nodes per second (median over
+searches), the search's own think time (p50, p99, max) and the caller's round
+trip (wall time around the call; in the browser it includes the trip to the
+worker and back).  ``--cpython-only`` skips the browser.
+
+Timings on a shared machine are noisy: each position is searched ``--repeat``
+times (default 3), and the node counts and depths are printed beside the
+times so runs can be compared by more than the clock.  Before the measured
+searches, ``--warmup`` searches (default 8, not recorded) let the engine settle:
+in Chromium the first searches after the worker starts run at a fraction of
+the later speed while WebAssembly is still being optimised, and overrun the
+budget; ``--warmup 0`` measures them too.  CPython-side only: the
+page never loads this module.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .bench_positions import POSITIONS, BenchPosition
+from .board import to_rows
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One search of one position: what the search reported and how long the caller waited."""
+
+    position: str
+    phase: str
+    move: str | None
+    depth: int
+    nodes: int
+    think_ms: float
+    round_trip_ms: float
+
+    @property
+    def nodes_per_second(self) -> float:
+        return self.nodes / (self.think_ms / 1000.0) if self.think_ms > 0 else 0.0
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0..100) with linear interpolation between ranks, as numpy's default."""
+    if not values:
+        raise ValueError("percentile of no values")
+    ordered = sorted(values)
+    rank = (len(ordered) - 1) * q / 100.0
+    low = math.floor(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
+
+
+def requests_for(positions: Iterable[BenchPosition], think_ms: float, repeat: int, algorithm: str) -> list[dict[str, Any]]:
+    """The worker requests of a bench run, in the order they are searched (each position ``repeat`` times in a row)."""
+    return [
+        {"rows": to_rows(p.board), "think_ms": think_ms, "algorithm": algorithm, "id": p.name}
+        for p in positions
+        for _ in range(repeat)
+    ]
+
+
+def sample_from_answer(position: BenchPosition, answer: dict[str, Any], round_trip_ms: float) -> Sample:
+    """A sample from the worker's JSON answer; a failed search stops the bench with the worker's message."""
+    if not answer.get("ok"):
+        raise RuntimeError(f"the search of {position.name} failed: {answer.get('error')}")
+    return Sample(
+        position.name, position.phase, answer["move"], answer["depth"], answer["nodes"], answer["elapsed_ms"], round_trip_ms
+    )
+
+
+def warmup_requests(positions: Sequence[BenchPosition], think_ms: float, count: int, algorithm: str) -> list[dict[str, Any]]:
+    """``count`` unrecorded searches over the positions, in order, to send before the measured ones."""
+    cycle = [positions[i % len(positions)] for i in range(count)]
+    return [dict(r, id="warmup") for r in requests_for(cycle, think_ms, 1, algorithm)]
+
+
+def run_cpython(
+    positions: Sequence[BenchPosition], think_ms: float, repeat: int, algorithm: str, warmup: int = 0
+) -> list[Sample]:
+    """Every request through the worker module itself, in this process (same code path as the page's worker)."""
+    sys.path.insert(0, str(REPO_ROOT / "py"))
+    from app import ai_worker
+
+    ai_worker.ready()
+    for request in warmup_requests(positions, think_ms, warmup, algorithm):
+        ai_worker.think(json.dumps(request))
+    samples = []
+    for position, request in zip([p for p in positions for _ in range(repeat)], requests_for(positions, think_ms, repeat, algorithm)):
+        started = time.perf_counter()
+        answer = json.loads(ai_worker.think(json.dumps(request)))
+        samples.append(sample_from_answer(position, answer, (time.perf_counter() - started) * 1000.0))
+    return samples
+
+
+def run_chromium(
+    positions: Sequence[BenchPosition], think_ms: float, repeat: int, algorithm: str, warmup: int = 0
+) -> list[Sample]:
+    """The same requests through the page's worker in Chromium (see ``tools/bench_browser.py``)."""
+    tools = REPO_ROOT / "tools"
+    if not (tools / "bench_browser.py").exists():
+        raise RuntimeError(f"{tools / 'bench_browser.py'} not found: the browser bench needs the repository checkout")
+    sys.path.insert(0, str(tools))
+    from bench_browser import think_in_chromium
+
+    warm = warmup_requests(positions, think_ms, warmup, algorithm)
+    replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm))[len(warm):]
+    return [
+        sample_from_answer(position, answer, round_trip)
+        for position, (answer, round_trip) in zip([p for p in positions for _ in range(repeat)], replies)
+    ]
+
+
+def summary(samples: Sequence[Sample]) -> dict[str, float]:
+    """The figures printed for one environment."""
+    depths = [s.depth for s in samples]
+    think = [s.think_ms for s in samples]
+    trip = [s.round_trip_ms for s in samples]
+    out = {
+        "searches": len(samples),
+        "depth median": statistics.median(depths),
+        "depth p10": percentile(depths, 10),
+        "nodes/s median": statistics.median(s.nodes_per_second for s in samples),
+        "nodes median": statistics.median(s.nodes for s in samples),
+        "think ms p50": percentile(think, 50),
+        "think ms p99": percentile(think, 99),
+        "think ms max": max(think),
+        "round trip ms p50": percentile(trip, 50),
+        "round trip ms p99": percentile(trip, 99),
+        "round trip ms max": max(trip),
+    }
+    for phase in ("early", "middle", "late"):
+        phase_depths = [s.depth for s in samples if s.phase == phase]
+        if phase_depths:
+            out[f"depth median ({phase})"] = statistics.median(phase_depths)
+    return out
+
+
+def format_table(columns: dict[str, dict[str, float]]) -> str:
+    """Metrics as rows, environments as columns."""
+    names = list(columns)
+    metrics = list(next(iter(columns.values())))
+    width = max(len(m) for m in metrics) + 2
+    lines = [" " * width + "".join(f"{n:>14}" for n in names)]
+    for metric in metrics:
+        cells = []
+        for name in names:
+            value = columns[name].get(metric)
+            if value is None:
+                cells.append(f"{'-':>14}")
+            elif metric.startswith("nodes"):
+                cells.append(f"{value:>14,.0f}")
+            elif isinstance(value, int) or float(value).is_integer():
+                cells.append(f"{value:>14.0f}")
+            else:
+                cells.append(f"{value:>14.1f}")
+        lines.append(f"{metric:<{width}}" + "".join(cells))
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m game2048.bench", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--think-ms", type=float, default=100.0, help="think-time budget per search (default 100)")
+    parser.add_argument("--repeat", type=int, default=3, help="searches per position (default 3)")
+    parser.add_argument("--warmup", type=int, default=8, help="unrecorded searches before the measured ones (default 8)")
+    parser.add_argument("--algorithm", default="alphabeta", choices=["alphabeta", "expectimax"])
+    parser.add_argument("--cpython-only", action="store_true", help="skip the Chromium run")
+    parser.add_argument("--json", type=Path, help="also write every sample and the summaries to this JSON file")
+    args = parser.parse_args(argv)
+    if args.think_ms <= 0 or args.repeat < 1 or args.warmup < 0:
+        parser.error("--think-ms must be positive, --repeat at least 1 and --warmup at least 0")
+
+    positions = list(POSITIONS)
+    print(
+        f"bench: {len(positions)} positions ({', '.join(sorted({p.phase for p in positions}))}) x {args.repeat}, "
+        f"{args.algorithm}, think {args.think_ms:g} ms, after {args.warmup} warm-up searches",
+        flush=True,
+    )
+    runs: dict[str, list[Sample]] = {}
+    runs["CPython"] = run_cpython(positions, args.think_ms, args.repeat, args.algorithm, args.warmup)
+    print(f"CPython {sys.version.split()[0]} done", flush=True)
+    if not args.cpython_only:
+        runs["Chromium"] = run_chromium(positions, args.think_ms, args.repeat, args.algorithm, args.warmup)
+        print("Chromium (Pyodide worker) done", flush=True)
+    table = {name: summary(samples) for name, samples in runs.items()}
+    print(format_table(table))
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                {"think_ms": args.think_ms, "summary": table, "samples": {k: [s.__dict__ for s in v] for k, v in runs.items()}},
+                indent=1,
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

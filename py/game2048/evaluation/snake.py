@@ -1,0 +1,182 @@
+"""The "snake" evaluation: features measured along one path through the whole board.
+
+The path starts at the top-left corner and runs left to right along row 0,
+right to left along row 1, left to right along row 2, right to left along row 3
+(every other row reversed, then read as one 16-cell line).  A strong 2048
+position is a descending line along such a path, so the features ask how close
+the board is to one.  Every tile is its rank (log2 of its value), an empty cell
+is rank 0.  Each feature is signed so that **higher is better** and the default
+weights are all ≥ 0:
+
+=============  ==============================================================  ======
+weight         feature (sign included)                                         default
+=============  ==============================================================  ======
+smoothness     −Σ |a[k] − a[k+1]| over the 15 steps of the line                1
+monotonicity   −(inversions: pairs i < j on the line with a[i] < a[j])         2
+empty          number of empty cells                                           3
+max            the largest rank                                                1
+repeats        −(tiles − distinct tile values): tiles that repeat a value      0
+mean           mean rank of the tiles (0 on an empty board)                    0
+=============  ==============================================================  ======
+
+Empty cells count as rank 0 in the first two, so tiles after a gap are out of
+order and a descending line followed by empties is perfectly smooth except for
+one step per tile value ("smoothness" of a perfect snake is minus its first rank).
+
+The path is fixed, not taken over the board's symmetries: the preset steers the
+big tiles into the top-left corner, the classic "corner strategy".
+
+Speed: each row is read in path order as a 16-bit key (rows 1 and 3 through a
+reversal table), and per-key tables give its inner steps, inner inversions,
+empties, rank sum, max and the set of values present.  Inversions between two
+rows are a dot product of "how many tiles below v" in the earlier rows with
+"how many tiles equal v" in the later one; both vectors are packed 8 bits a
+value into ints, the second one reversed, so one big-int multiplication puts the
+dot product in bits 120..127 (no field exceeds 48, so nothing carries).
+"""
+
+from __future__ import annotations
+
+from typing import Callable, Mapping
+
+from ..board import Board, line_ranks, reverse_line
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "smoothness": 1.0,
+    "monotonicity": 2.0,
+    "empty": 3.0,
+    "max": 1.0,
+    "repeats": 0.0,
+    "mean": 0.0,
+}
+
+FEATURE_WEIGHTS: tuple[str, ...] = tuple(DEFAULT_WEIGHTS)
+"""Every weight switches one feature on (for the lab's single-feature experiment)."""
+
+LOST_VALUE = -1e6
+"""A lost board, far below any live one (features stay within a few hundred)."""
+
+# Packed per-key fields, 8 bits each; sums over four rows stay below 256.
+_SMOOTH, _INV, _EMPTY, _SUM = 0, 8, 16, 24
+_DOT_SHIFT = 8 * 15
+
+_tables: tuple[list[int], list[int], list[int], list[int], list[int], list[int]] | None = None
+
+
+def path_ranks(board: Board) -> list[int]:
+    """The 16 ranks along the snake path (a plain loop: for tests and explanations)."""
+    out: list[int] = []
+    for r in range(4):
+        ranks = list(line_ranks((board >> (16 * r)) & 0xFFFF))
+        out.extend(reversed(ranks) if r % 2 else ranks)
+    return out
+
+
+def features_of_line(line: list[int]) -> dict[str, float]:
+    """The six features of a 16-cell path, by their definitions (the slow reference)."""
+    tiles = [r for r in line if r]
+    inversions = sum(1 for i in range(16) for j in range(i + 1, 16) if line[i] < line[j])
+    return {
+        "smoothness": -float(sum(abs(a - b) for a, b in zip(line, line[1:]))),
+        "monotonicity": -float(inversions),
+        "empty": float(16 - len(tiles)),
+        "max": float(max(line)),
+        "repeats": -float(len(tiles) - len(set(tiles))),
+        "mean": sum(tiles) / len(tiles) if tiles else 0.0,
+    }
+
+
+def _build_tables() -> tuple[list[int], list[int], list[int], list[int], list[int], list[int]]:
+    size = 1 << 16
+    packed = [0] * size
+    top = [0] * size
+    present = [0] * size
+    less = [0] * size
+    equal_rev = [0] * size
+    for key in range(size):
+        a = line_ranks(key)
+        smooth = abs(a[0] - a[1]) + abs(a[1] - a[2]) + abs(a[2] - a[3])
+        inv = sum(1 for i in range(4) for j in range(i + 1, 4) if a[i] < a[j])
+        packed[key] = (smooth << _SMOOTH) | (inv << _INV) | (a.count(0) << _EMPTY) | (sum(a) << _SUM)
+        top[key] = max(a)
+        mask = 0
+        for r in a:
+            if r:
+                mask |= 1 << r
+        present[key] = mask
+        below = 0
+        for v in range(16):
+            below |= sum(1 for r in a if r < v) << (8 * v)
+        less[key] = below
+        eq = 0
+        for r in a:
+            eq += 1 << (8 * (15 - r))
+        equal_rev[key] = eq
+    reverse = [reverse_line(key) for key in range(size)]
+    return packed, top, present, less, equal_rev, reverse
+
+
+def tables() -> tuple[list[int], list[int], list[int], list[int], list[int], list[int]]:
+    """(packed fields, max, values present, "below v" counts, reversed "equal v" counts, reversal), built on first use."""
+    global _tables
+    if _tables is None:
+        _tables = _build_tables()
+    return _tables
+
+
+def _feature_values(board: Board) -> tuple[int, int, int, int, int, int]:
+    """(Σ|steps|, inversions, empties, max rank, repeats, rank sum), all ≥ 0, by the tables."""
+    packed, top, present, less, equal_rev, reverse = tables()
+    k0 = board & 0xFFFF
+    k1 = reverse[(board >> 16) & 0xFFFF]
+    k2 = (board >> 32) & 0xFFFF
+    k3 = reverse[board >> 48]
+    p = packed[k0] + packed[k1] + packed[k2] + packed[k3]
+    smooth = (p & 255) + abs((k0 >> 12) - (k1 & 15)) + abs((k1 >> 12) - (k2 & 15)) + abs((k2 >> 12) - (k3 & 15))
+    below = less[k0]
+    cross = (below * equal_rev[k1]) >> _DOT_SHIFT & 255
+    below += less[k1]
+    cross += (below * equal_rev[k2]) >> _DOT_SHIFT & 255
+    below += less[k2]
+    cross += (below * equal_rev[k3]) >> _DOT_SHIFT & 255
+    empty = (p >> _EMPTY) & 255
+    repeats = 16 - empty - (present[k0] | present[k1] | present[k2] | present[k3]).bit_count()
+    return smooth, ((p >> _INV) & 255) + cross, empty, max(top[k0], top[k1], top[k2], top[k3]), repeats, p >> _SUM
+
+
+def features(board: Board) -> dict[str, float]:
+    """The six signed features of a board (higher is better for each)."""
+    smooth, inversions, empty, top, repeats, rank_sum = _feature_values(board)
+    tiles = 16 - empty
+    return {
+        "smoothness": -float(smooth),
+        "monotonicity": -float(inversions),
+        "empty": float(empty),
+        "max": float(top),
+        "repeats": -float(repeats),
+        "mean": rank_sum / tiles if tiles else 0.0,
+    }
+
+
+def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Board], float]:
+    """Σ weight × feature with these weights (missing ones take the defaults)."""
+    w = {**DEFAULT_WEIGHTS, **(weights or {})}
+    w_smooth, w_mono, w_empty = float(w["smoothness"]), float(w["monotonicity"]), float(w["empty"])
+    w_max, w_repeats, w_mean = float(w["max"]), float(w["repeats"]), float(w["mean"])
+    values = _feature_values
+    tables()
+
+    def evaluate(board: Board) -> float:
+        smooth, inversions, empty, top, repeats, rank_sum = values(board)
+        tiles = 16 - empty
+        return (
+            w_empty * empty
+            + w_max * top
+            - w_smooth * smooth
+            - w_mono * inversions
+            - w_repeats * repeats
+            + (w_mean * rank_sum / tiles if tiles else 0.0)
+        )
+
+    evaluate.lost_value = LOST_VALUE  # type: ignore[attr-defined]
+    return evaluate

@@ -1,0 +1,99 @@
+"""PNG charts for the lab's reports (matplotlib, Agg backend: no display needed).
+
+Max tiles are drawn on a log2 axis labelled with tile values, because that is
+how 2048 progresses: each step right is one more doubling.  Points are jittered
+with a fixed generator so the same games draw the same picture.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+
+from .summary import REACH_TILES  # noqa: E402
+
+
+def _horizontal_boxes(ax: Any, data: Sequence[Any], **kw: Any) -> None:
+    """Horizontal box plot: ``orientation`` from matplotlib 3.10, ``vert=False`` before it."""
+    try:
+        ax.boxplot(data, orientation="horizontal", **kw)
+    except TypeError:
+        ax.boxplot(data, vert=False, **kw)
+
+
+def _tile_axis(ax: Any, lo: int, hi: int) -> None:
+    ticks = list(range(lo, hi + 1))
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(1 << t) for t in ticks], rotation=45)
+    ax.set_xlim(lo - 0.5, hi + 0.5)
+
+
+def max_tile_distribution(groups: Mapping[str, Sequence[int]], path: Path, title: str) -> Path:
+    """One row per group: a box of log2(max tile) with every game as a point."""
+    labels = list(groups)
+    data = [np.log2(np.asarray(groups[k], dtype=float)) for k in labels]
+    rng = np.random.default_rng(0)
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.6 * len(labels)))
+    _horizontal_boxes(ax, data, widths=0.5, showfliers=False)
+    for i, values in enumerate(data, start=1):
+        ax.scatter(values, i + rng.uniform(-0.15, 0.15, len(values)), s=12, alpha=0.6)
+    ax.set_yticks(range(1, len(labels) + 1))
+    ax.set_yticklabels(labels)
+    all_values = np.concatenate(data)
+    _tile_axis(ax, int(all_values.min()), int(all_values.max()))
+    ax.set_xlabel("max tile (log2 scale)")
+    ax.set_title(title)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def score_distribution(groups: Mapping[str, Sequence[float]], path: Path, title: str) -> Path:
+    """One box of final scores per group."""
+    labels = list(groups)
+    fig, ax = plt.subplots(figsize=(9, 1.2 + 0.6 * len(labels)))
+    _horizontal_boxes(ax, [np.asarray(groups[k], dtype=float) for k in labels], widths=0.5)
+    ax.set_yticks(range(1, len(labels) + 1))
+    ax.set_yticklabels(labels)
+    ax.set_xlabel("score")
+    ax.set_title(title)
+    ax.invert_yaxis()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def table_and_reach_chart(
+    header: Sequence[str], rows: Sequence[Sequence[str]], labels: Sequence[str], summaries: Sequence[Mapping[str, Any]], path: Path, title: str
+) -> Path:
+    """The comparison table (left) beside grouped bars of the share reaching each tile (right)."""
+    fig, (ax_table, ax_chart) = plt.subplots(1, 2, figsize=(16, 1.8 + 0.5 * len(rows)), gridspec_kw={"width_ratios": [3, 2]})
+    ax_table.axis("off")
+    table = ax_table.table(cellText=[list(r) for r in rows], colLabels=list(header), loc="center", cellLoc="center")
+    table.auto_set_font_size(False)
+    table.set_fontsize(8)
+    table.auto_set_column_width(list(range(len(header))))
+    x = np.arange(len(REACH_TILES))
+    width = 0.8 / max(1, len(labels))
+    for i, (label, s) in enumerate(zip(labels, summaries)):
+        shares = [100 * s["reached"][str(t)] for t in REACH_TILES]
+        ax_chart.bar(x + (i - (len(labels) - 1) / 2) * width, shares, width, label=label)
+    ax_chart.set_xticks(x)
+    ax_chart.set_xticklabels([str(t) for t in REACH_TILES])
+    ax_chart.set_ylabel("% of games reaching the tile")
+    ax_chart.set_ylim(0, 105)
+    ax_chart.legend(fontsize=8)
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path

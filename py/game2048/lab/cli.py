@@ -1,0 +1,123 @@
+"""The lab's command line: ``python -m game2048.lab run | features | compare``.
+
+Examples::
+
+    python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl
+    python -m game2048.lab run --games 50 --seed-start 1 --depth 3 --stop-tile 2048
+    python -m game2048.lab features --preset classic --games 20 --depth 2 --report reports/classic-features
+    python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
+
+Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
+makes every game reproducible (the same command prints the same games);
+``--think-ms`` measures what the page would do on this machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from ..search import ALGORITHMS
+from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
+from .experiments import run_compare, run_features
+from .play import default_jobs, play_games, public
+from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
+
+
+def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
+    seeds = parser.add_argument_group("games")
+    seeds.add_argument("--games", type=int, default=10, help="number of games (default 10)")
+    seeds.add_argument("--seed-start", type=int, default=1, help="first seed (default 1)")
+    seeds.add_argument("--seeds", help="explicit seeds, e.g. 1,2,10-14 (overrides --games)")
+    if config:
+        parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
+        parser.add_argument("--preset", help="evaluation preset (default: the algorithm's own)")
+        parser.add_argument("--weights", help="weights over the preset's defaults: name=value,name=value")
+    timing = parser.add_mutually_exclusive_group()
+    timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
+    timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
+    parser.add_argument("--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)")
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="python -m game2048.lab", description="Seeded 2048 games played by the AI, measured.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser("run", help="play N seeded games with one configuration and summarise them")
+    _common(run)
+    run.add_argument("--out", type=Path, help="write one JSON line per game here")
+    feat = sub.add_parser("features", help="each feature of a preset alone as the evaluation, then the full preset")
+    _common(feat)
+    feat.add_argument("--report", type=Path, required=True, help="folder for report.md, charts and games.jsonl")
+    comp = sub.add_parser("compare", help="two or more configurations over the same seeds")
+    _common(comp, config=False)
+    comp.add_argument(
+        "--config", action="append", required=True, metavar="ALGORITHM[:PRESET[:WEIGHTS]]",
+        help="e.g. alphabeta:classic or expectimax:rows:sum_weight=12 (repeat, at least twice)",
+    )
+    comp.add_argument("--report", type=Path, help="folder for report.md, the table+chart PNG and games.jsonl")
+    return parser
+
+
+def _config(args: argparse.Namespace) -> PlayConfig:
+    return PlayConfig(
+        algorithm=args.algorithm,
+        preset=args.preset,
+        weights=parse_weights(args.weights),
+        think_ms=args.think_ms,
+        depth=args.depth,
+        stop_tile=args.stop_tile,
+    ).check()
+
+
+def _describe(seeds: Sequence[int], jobs: int) -> str:
+    return f"{len(seeds)} games, seeds {seeds[0]}..{seeds[-1]}, {min(jobs, len(seeds))} process(es)"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        seeds = parse_seeds(args.seeds, args.games, args.seed_start)
+        if args.jobs < 1:
+            raise ConfigError(f"--jobs must be at least 1, got {args.jobs}")
+        progress = not args.no_progress
+        if args.command == "run":
+            config = _config(args)
+            print(f"{config.label()}, stop tile {config.stop_tile or 'none'}; {_describe(seeds, args.jobs)}", flush=True)
+            records = play_games(seeds, config, jobs=args.jobs, progress=progress)
+            if args.out:
+                args.out.parent.mkdir(parents=True, exist_ok=True)
+                with args.out.open("w") as f:
+                    for r in records:
+                        f.write(json.dumps(public(r)) + "\n")
+            print(format_games(records))
+            print(format_summary(summarize(records), config.stop_tile))
+            if args.out:
+                print(f"games written to {args.out}")
+        elif args.command == "features":
+            config = _config(args)
+            print(f"single features of {config.preset_name} with {config.algorithm}; {_describe(seeds, args.jobs)} per evaluation", flush=True)
+            summaries = run_features(config, seeds, args.report, args.jobs, progress)
+            rows = [[label, f"{s['log2_max_tile_mean']:.2f}", f"{s['max_tile_median']:g}", f"{100 * s['reached']['2048']:.0f}%", f"{s['score_p50']:.0f}"] for label, s in summaries]
+            print(text_table(("evaluation", "log2 max mean", "max tile median", "2048", "score p50"), rows))
+            print(f"report written to {args.report / 'report.md'}")
+        else:
+            if len(args.config) < 2:
+                raise ConfigError("compare needs at least two --config")
+            configs = [parse_config_spec(spec, args.think_ms, args.depth, args.stop_tile) for spec in args.config]
+            print(f"{len(configs)} configurations; {_describe(seeds, args.jobs)} each", flush=True)
+            _, _, rows = run_compare(configs, seeds, args.report, args.jobs, progress)
+            print(text_table(COMPARE_COLUMNS, rows))
+            if args.report:
+                print(f"report written to {args.report / 'report.md'}")
+    except (ConfigError, ValueError) as exc:
+        parser.exit(2, f"{parser.prog}: error: {exc}\n")
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    return 0

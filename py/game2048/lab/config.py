@@ -1,0 +1,133 @@
+"""What the lab plays: an algorithm, a preset and its weights, a time or depth per move, a stop tile.
+
+Parsed and checked here, before any game starts, so a typo in a weight name
+fails in a second with the list of known names instead of after an hour.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Mapping
+
+from ..board import rank_of
+from ..evaluation import classic, corner, presets, rows, snake
+from ..search import ALGORITHMS, DEFAULT_PRESETS
+
+FEATURE_WEIGHTS: dict[str, tuple[str, ...]] = {
+    "classic": tuple(classic.DEFAULT_WEIGHTS),
+    "rows": rows.FEATURE_WEIGHTS,
+    "snake": snake.FEATURE_WEIGHTS,
+    "corner-weights": corner.FEATURE_WEIGHTS,
+}
+"""For each preset, the weights that switch one feature on; the others (exponents, constants) are parameters."""
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be played; the message says what is accepted."""
+
+
+@dataclass(frozen=True)
+class PlayConfig:
+    """How every move of a game is chosen, and when the game stops (``stop_tile`` 0: play to the end)."""
+
+    algorithm: str = "alphabeta"
+    preset: str | None = None
+    weights: Mapping[str, float] = field(default_factory=dict)
+    think_ms: float = 100.0
+    depth: int | None = None
+    stop_tile: int = 2048
+
+    @property
+    def preset_name(self) -> str:
+        return self.preset or DEFAULT_PRESETS.get(self.algorithm, "classic")
+
+    def label(self) -> str:
+        """Short name for tables and charts: ``expectimax:rows depth 2`` or ``alphabeta:classic 100 ms``."""
+        text = f"{self.algorithm}:{self.preset_name}"
+        if self.weights:
+            text += "[" + ",".join(f"{k}={v:g}" for k, v in self.weights.items()) + "]"
+        return text + (f" depth {self.depth}" if self.depth is not None else f" {self.think_ms:g} ms")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["weights"] = dict(self.weights)
+        data["preset"] = self.preset_name
+        if self.depth is not None:
+            data["think_ms"] = None  # a fixed-depth search has no time limit
+        return data
+
+    def check(self) -> "PlayConfig":
+        """Raise ``ConfigError`` unless every field is playable; also builds the evaluation's tables once."""
+        if self.algorithm not in ALGORITHMS:
+            raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {list(ALGORITHMS)}")
+        if self.depth is not None and self.depth < 1:
+            raise ConfigError(f"depth must be at least 1, got {self.depth}")
+        if self.depth is None and not self.think_ms > 0:
+            raise ConfigError(f"think time must be a positive number of milliseconds, got {self.think_ms}")
+        if self.stop_tile:
+            try:
+                rank = rank_of(self.stop_tile)
+            except ValueError:
+                rank = 0
+            if rank < 2:
+                raise ConfigError(f"stop tile must be 0 (play to the end) or a tile value from 4 up, got {self.stop_tile}")
+        try:
+            presets.get(self.preset_name).make(self.weights)
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
+        return self
+
+
+def parse_weights(text: str | None) -> dict[str, float]:
+    """``"a=1,b=2.5"`` → ``{"a": 1.0, "b": 2.5}``; empty or None → ``{}``."""
+    weights: dict[str, float] = {}
+    for part in (text or "").split(","):
+        part = part.strip()
+        if not part:
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip():
+            raise ConfigError(f"weights are written name=value,name=value; got {part!r}")
+        try:
+            number = float(value)
+        except ValueError:
+            raise ConfigError(f"weight {name.strip()!r} needs a number, got {value!r}") from None
+        if number != number or number in (float("inf"), float("-inf")):
+            raise ConfigError(f"weight {name.strip()!r} must be finite, got {value!r}")
+        weights[name.strip()] = number
+    return weights
+
+
+def parse_config_spec(spec: str, think_ms: float, depth: int | None, stop_tile: int) -> PlayConfig:
+    """``algorithm[:preset[:name=value,...]]`` (``compare --config``) with the shared time, depth and stop tile."""
+    parts = spec.split(":", 2)
+    algorithm = parts[0].strip()
+    preset = parts[1].strip() or None if len(parts) > 1 else None
+    weights = parse_weights(parts[2]) if len(parts) > 2 else {}
+    return PlayConfig(algorithm, preset, weights, think_ms, depth, stop_tile).check()
+
+
+def parse_seeds(seeds: str | None, games: int | None, seed_start: int) -> list[int]:
+    """``--seeds 1,2,10-14`` or ``--games N --seed-start S``; seeds in the order given, no repeats."""
+    if seeds:
+        out: list[int] = []
+        for part in seeds.split(","):
+            part = part.strip()
+            if not part:
+                continue
+            lo, dash, hi = part.partition("-")
+            try:
+                if dash:
+                    if int(hi) < int(lo):
+                        raise ValueError
+                    out.extend(range(int(lo), int(hi) + 1))
+                else:
+                    out.append(int(part))
+            except ValueError:
+                raise ConfigError(f"seeds are whole numbers or ranges like 10-14, got {part!r}") from None
+        if not out:
+            raise ConfigError("--seeds names no seed")
+        return list(dict.fromkeys(out))
+    if games is None or games < 1:
+        raise ConfigError(f"the number of games must be at least 1, got {games}")
+    return list(range(seed_start, seed_start + games))

@@ -1,0 +1,278 @@
+"""The min-node reduction: which tile placements the computer is allowed to try.
+
+ovolve's alpha-beta does not let the computer try every empty cell with a 2
+and a 4 (up to 30 replies); it scores each placement by how *annoying* the
+resulting board is, ``−smoothness + islands`` (smoothness as in the classic
+evaluation, islands = groups of equal 4-connected tiles), and keeps only the
+placements with the highest score, ties all kept.  That cuts the branching
+factor of the min nodes to one or two, which is what makes depth affordable.
+
+Scoring 30 boards from scratch at every min node would cost more than the rest
+of the search together, so scores are computed as *changes* from the board
+before the placement.  Putting a tile in an empty cell changes:
+
+* smoothness only in the cell's row and column, so the change is four lookups
+  in the classic line-smoothness table (old and new row key, old and new
+  column key);
+* islands only in the count for the placed rank: ``components(cells of that
+  rank with the new cell) − components(cells of that rank)``.  Components are
+  counted by a bit flood fill over *nibble masks* (bit ``4 * cell`` set for a
+  cell of that rank), memoised per mask for the life of the process (at most
+  one entry per 16-cell mask, and the search sees few of them).
+
+The constant ``−smoothness + islands`` of the board before the placement does
+not change which placements score highest, so the fast path compares changes
+only.  ``annoyance`` computes the score from scratch, the slow and obvious way,
+for the tests and the reference minimax.
+"""
+
+from __future__ import annotations
+
+from ..board import Board, ROW_MASK
+from ..evaluation import classic
+from .columns import spread_tables
+
+NIBBLE_LOW_BITS = 0x1111_1111_1111_1111
+COL_MASK = 0x000F_000F_000F_000F
+NOT_COL0 = 0x1110_1110_1110_1110
+"""Nibble mask of the cells outside column 0 (where a shift toward higher cells may land)."""
+NOT_COL3 = 0x0111_0111_0111_0111
+"""Nibble mask of the cells outside column 3 (where a shift toward lower cells may land)."""
+PLACED_RANKS = (1, 2)
+"""The computer places a 2 (rank 1) or a 4 (rank 2); scored and listed 2 first, as the original does."""
+
+
+def direct_smoothness(board: Board) -> int:
+    """−Σ |a − b| over each tile and its nearest occupied neighbour right and below; a plain loop over cells."""
+    grid = [[(board >> (4 * (4 * r + c))) & 0xF for c in range(4)] for r in range(4)]
+    total = 0
+    for r in range(4):
+        for c in range(4):
+            a = grid[r][c]
+            if not a:
+                continue
+            for dr, dc in ((0, 1), (1, 0)):
+                rr, cc = r + dr, c + dc
+                while rr < 4 and cc < 4 and not grid[rr][cc]:
+                    rr, cc = rr + dr, cc + dc
+                if rr < 4 and cc < 4:
+                    total -= abs(a - grid[rr][cc])
+    return total
+
+
+def direct_islands(board: Board) -> int:
+    """The number of groups of equal, 4-connected tiles (empty cells belong to none); a plain flood fill."""
+    grid = [[(board >> (4 * (4 * r + c))) & 0xF for c in range(4)] for r in range(4)]
+    seen = [[False] * 4 for _ in range(4)]
+    islands = 0
+    for r in range(4):
+        for c in range(4):
+            if not grid[r][c] or seen[r][c]:
+                continue
+            islands += 1
+            stack = [(r, c)]
+            seen[r][c] = True
+            while stack:
+                y, x = stack.pop()
+                for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
+                    if 0 <= ny < 4 and 0 <= nx < 4 and not seen[ny][nx] and grid[ny][nx] == grid[y][x]:
+                        seen[ny][nx] = True
+                        stack.append((ny, nx))
+    return islands
+
+
+def annoyance(board: Board) -> int:
+    """``−smoothness + islands`` of a board: how much the computer likes a placement that leads here."""
+    return -direct_smoothness(board) + direct_islands(board)
+
+
+def direct_placements(board: Board) -> list[Board]:
+    """The most annoying placements, scored from scratch (2s then 4s, cells in reading order)."""
+    scored = []
+    for rank in PLACED_RANKS:
+        for cell in range(16):
+            if not (board >> (4 * cell)) & 0xF:
+                child = board | (rank << (4 * cell))
+                scored.append((annoyance(child), child))
+    if not scored:
+        return []
+    best = max(score for score, _ in scored)
+    return [child for score, child in scored if score == best]
+
+
+def _count_components(mask: int) -> int:
+    """4-connected groups of the cells in a nibble mask, by growing each group with shifts until it stops."""
+    groups = 0
+    while mask:
+        group = mask & -mask
+        while True:
+            grown = (
+                group | ((group << 4) & NOT_COL0) | ((group >> 4) & NOT_COL3) | (group << 16) | (group >> 16)
+            ) & mask
+            if grown == group:
+                break
+            group = grown
+        mask ^= group
+        groups += 1
+    return groups
+
+
+class _Components(dict):
+    """Memoised component counts: ``COMPONENTS[mask]`` computes on a miss, a dict lookup otherwise."""
+
+    def __missing__(self, mask: int) -> int:
+        count = self[mask] = _count_components(mask)
+        return count
+
+
+COMPONENTS: dict[int, int] = _Components()
+
+
+def rank_mask(board: Board, rank: int) -> int:
+    """Nibble mask (bit ``4 * cell``) of the cells holding ``rank`` (rank 0: the empty cells)."""
+    x = board ^ (rank * NIBBLE_LOW_BITS)
+    x |= x >> 1
+    x |= x >> 2
+    return ~x & NIBBLE_LOW_BITS
+
+
+def placement_deltas(board: Board) -> list[tuple[int, int, int]]:
+    """(cell, rank, change of −smoothness + islands) for every placement, 2s first; the tested slow form of ``placements``."""
+    smooth = smoothness_table()
+    out = []
+    for rank in PLACED_RANKS:
+        same = rank_mask(board, rank)
+        base_groups = COMPONENTS[same]
+        for cell in range(16):
+            shift = 4 * cell
+            if (board >> shift) & 0xF:
+                continue
+            r, c = divmod(cell, 4)
+            row = (board >> (16 * r)) & ROW_MASK
+            x = (board >> (4 * c)) & COL_MASK
+            col = (x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK
+            d_smooth = (
+                smooth[row | (rank << (4 * c))] - smooth[row] + smooth[col | (rank << (4 * r))] - smooth[col]
+            )
+            d_islands = COMPONENTS[same | (1 << shift)] - base_groups
+            out.append((cell, rank, d_smooth + d_islands))
+    return out
+
+
+_smoothness: list[int] | None = None
+
+
+def smoothness_table() -> list[int]:
+    """Σ |a − b| of each 16-bit line key (a magnitude), taken from the classic evaluation's packed table."""
+    global _smoothness
+    if _smoothness is None:
+        packed = classic.tables()[0]
+        mask = classic.FIELD_MASK
+        shift = classic.SMOOTH_SHIFT
+        _smoothness = [(p >> shift) & mask for p in packed]
+    return _smoothness
+
+
+def _cell_records(cell: int) -> tuple[int, ...]:
+    """What the placement loop needs about one cell, precomputed (see ``make_placements``)."""
+    r, c = divmod(cell, 4)
+    near = 0
+    for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+        if 0 <= rr < 4 and 0 <= cc < 4:
+            near |= 1 << (4 * (4 * rr + cc))
+    shift = 4 * cell
+    return (r, c, 1 << (4 * c), 1 << (4 * r), 2 << (4 * c), 2 << (4 * r), near, 1 << shift, 2 << shift)
+
+
+CELL_RECORDS: tuple[tuple[int, ...], ...] = tuple(_cell_records(cell) for cell in range(16))
+
+
+class _EmptyCells(dict):
+    """The cell records of the empty cells, by the 16-bit mask of empty cells; filled on first use."""
+
+    def __missing__(self, mask16: int) -> tuple[tuple[int, ...], ...]:
+        records = self[mask16] = tuple(CELL_RECORDS[cell] for cell in range(16) if mask16 >> cell & 1)
+        return records
+
+
+EMPTY_CELLS: dict[int, tuple[tuple[int, ...], ...]] = _EmptyCells()
+
+
+def make_placements():
+    """The fast placement generator: ``placements(board) -> list of child boards``, the most annoying ones.
+
+    A closure so that tables and constants are local names in the loop.  The
+    four row keys and four column keys (via ``columns``) are read once per node; the empty
+    cells come from a memoised table indexed by the 16-bit empty mask, each
+    with its row, column, the rank bits to OR into its row and column keys,
+    its neighbours and its placed-tile bits precomputed.  A placement with no
+    equal neighbour adds exactly one island, which skips the component lookup
+    in the common case.
+    """
+    smooth = smoothness_table()
+    components = COMPONENTS
+    empty_cells = EMPTY_CELLS
+    low_bits = NIBBLE_LOW_BITS
+    spread0, spread1, spread2, spread3 = spread_tables()
+
+    def placements(board: Board) -> list[Board]:
+        x = board | (board >> 1)
+        x |= x >> 2
+        x = ~x & low_bits  # bit 4*cell set for each empty cell
+        x = (x | (x >> 3)) & 0x0303_0303_0303_0303
+        x = (x | (x >> 6)) & 0x000F_000F_000F_000F
+        x = (x | (x >> 12)) & 0x0000_00FF_0000_00FF
+        cells = empty_cells[(x | (x >> 24)) & 0xFFFF]
+        x = board ^ low_bits  # rank-1 cells become 0
+        x |= x >> 1
+        x |= x >> 2
+        twos = ~x & low_bits
+        x = board ^ (2 * low_bits)
+        x |= x >> 1
+        x |= x >> 2
+        fours = ~x & low_bits
+        groups2 = components[twos]
+        groups4 = components[fours]
+        r0 = board & 0xFFFF
+        r1 = (board >> 16) & 0xFFFF
+        r2 = (board >> 32) & 0xFFFF
+        r3 = board >> 48
+        rows = (r0, r1, r2, r3)
+        x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
+        cols = (x & 0xFFFF, (x >> 16) & 0xFFFF, (x >> 32) & 0xFFFF, x >> 48)
+        best = -1000
+        found2: list[Board] = []
+        found4: list[Board] = []
+        for r, c, row2, col2, row4, col4, near, bit, four in cells:
+            row = rows[r]
+            col = cols[c]
+            base = smooth[row] + smooth[col]
+            # A 2 here.
+            score = smooth[row | row2] + smooth[col | col2] - base
+            if near & twos:
+                score += components[twos | bit] - groups2
+            else:
+                score += 1
+            if score >= best:
+                if score > best:
+                    best = score
+                    found2 = [board | bit]
+                    found4 = []
+                else:
+                    found2.append(board | bit)
+            # A 4 here.
+            score = smooth[row | row4] + smooth[col | col4] - base
+            if near & fours:
+                score += components[fours | bit] - groups4
+            else:
+                score += 1
+            if score >= best:
+                if score > best:
+                    best = score
+                    found2 = []
+                    found4 = [board | four]
+                else:
+                    found4.append(board | four)
+        return found2 + found4
+
+    return placements

@@ -1,0 +1,43 @@
+"""Input rules: which keys move, which are left to the browser, and when a stroke is a swipe."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from app.inputs import SWIPE_THRESHOLD_PX, direction_for_key, swipe_direction
+from game2048.board import Direction
+
+
+def test_arrows_wasd_and_vim_keys():
+    expected = {"ArrowUp": "up", "ArrowRight": "right", "ArrowDown": "down", "ArrowLeft": "left",
+                "w": "up", "d": "right", "s": "down", "a": "left", "W": "up",
+                "k": "up", "l": "right", "j": "down", "h": "left"}
+    for key, direction in expected.items():
+        assert direction_for_key(key) is Direction(direction), key
+    for key in ("r", "x", "Enter", " ", "Escape", "i", "n", "p"):
+        assert direction_for_key(key) is None, key
+
+
+def test_modifier_chords_are_left_to_the_browser():
+    for modifiers in ({"ctrl": True}, {"alt": True}, {"meta": True}):
+        assert direction_for_key("ArrowLeft", **modifiers) is None
+        assert direction_for_key("w", **modifiers) is None
+
+
+coords = st.floats(min_value=-400, max_value=400, allow_nan=False)
+
+
+@given(coords, coords)
+def test_short_strokes_do_nothing_and_long_ones_follow_the_dominant_axis(dx, dy):
+    direction = swipe_direction(dx, dy)
+    if max(abs(dx), abs(dy)) < SWIPE_THRESHOLD_PX:
+        assert direction is None
+    elif abs(dx) > abs(dy):
+        assert direction is (Direction.RIGHT if dx > 0 else Direction.LEFT)
+    else:
+        assert direction is (Direction.DOWN if dy > 0 else Direction.UP)
+
+
+def test_threshold_is_ten_pixels():
+    assert swipe_direction(9.9, 0) is None and swipe_direction(10, 0) is Direction.RIGHT
+    assert swipe_direction(0, -10) is Direction.UP

@@ -1,0 +1,181 @@
+"""PlaySession: intents applied in order, none lost or doubled, view settled on the engine's state."""
+
+from __future__ import annotations
+
+from app_async import run_async
+
+from app.play import AI, HUMAN, Intent, PlaySession
+from app.storage import GAME_KEY, MemoryBackend, Storage
+from game2048.board import from_rows, to_rows
+from game2048.game import Game
+
+
+class FakeView:
+    """Records what the session asked the view to draw; keeps a copy of the settled board."""
+
+    def __init__(self) -> None:
+        self.calls: list[str] = []
+        self.settled_rows: list[list[int]] | None = None
+        self.settled = True
+        self.overlays: tuple[bool, bool] = (False, False)
+
+    def render(self, game):
+        self.calls.append("render")
+        self.settled_rows = to_rows(game.board)
+
+    def slide(self, outcome):
+        self.calls.append(f"slide:{outcome.direction.value}")
+
+    def settle(self, game, outcome):
+        self.calls.append("settle")
+        self.settled_rows = to_rows(game.board)
+
+    def show_score(self, score, best, added=0):
+        self.score, self.best = score, best
+
+    def show_overlays(self, game):
+        self.overlays = (game.paused_at_win, game.over)
+
+    def set_settled(self, settled):
+        self.settled = settled
+
+
+def _session(game: Game, seed: int | None = 1) -> tuple[PlaySession, FakeView, Storage]:
+    view, storage = FakeView(), Storage(MemoryBackend())
+    session = PlaySession(game, view, storage, new_game=lambda: Game.new(seed), slide_seconds=0.001)
+    session.start()
+    return session, view, storage
+
+
+def _reference(seed: int, directions: list[str]) -> Game:
+    game = Game.new(seed)
+    for direction in directions:
+        if not (game.over or game.paused_at_win):
+            game.play(direction)
+    return game
+
+
+def test_a_burst_of_moves_is_applied_in_order_and_the_view_ends_on_the_engine_state():
+    async def scenario():
+        session, view, _ = _session(Game.new(5))
+        burst = ["left", "up", "right", "down", "left", "left", "up", "down"] * 5
+        for direction in burst:
+            session.submit(Intent.move(direction))
+        assert view.settled is False
+        await session.wait_idle()
+        return session, view, burst
+
+    session, view, burst = run_async(scenario)
+    reference = _reference(5, burst)
+    assert session.game.board == reference.board and session.game.score == reference.score
+    assert view.settled_rows == to_rows(reference.board) and view.settled is True
+    assert view.calls.count("settle") == reference.moves == session.game.moves
+    assert sum(c.startswith("slide") for c in view.calls) == reference.moves
+
+
+def test_a_move_that_changes_nothing_draws_nothing():
+    async def scenario():
+        game = Game.new(1)
+        game.board = from_rows([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+        session, view, _ = _session(game)
+        session.submit(Intent.move("left"))
+        session.submit(Intent.move("up"))
+        await session.wait_idle()
+        return session, view
+
+    session, view = run_async(scenario)
+    assert session.game.moves == 0 and view.calls == ["render"]
+
+
+def test_moves_wait_on_the_win_overlay_until_keep_going():
+    async def scenario():
+        game = Game.new(3)
+        game.board = from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+        game.score, game.moves = 10_000, 400
+        session, view, _ = _session(game)
+        session.submit(Intent.move("left"))
+        session.submit(Intent.move("right"))  # ignored: paused at the win
+        await session.wait_idle()
+        paused = (session.game.paused_at_win, session.game.moves, view.overlays)
+        session.submit(Intent("keep_going"))
+        session.submit(Intent.move("right"))
+        await session.wait_idle()
+        return paused, session
+
+    (paused, moves, overlays), session = run_async(scenario)
+    assert paused and moves == 401 and overlays == (True, False)
+    assert session.game.keep_playing and session.game.moves == 402
+
+
+def test_restart_starts_the_seeded_game_and_keeps_the_best_score():
+    async def scenario():
+        session, view, storage = _session(Game.new(9), seed=9)
+        for direction in ["left", "down", "left", "down", "right"]:
+            session.submit(Intent.move(direction))
+        session.submit(Intent("restart"))
+        await session.wait_idle()
+        return session, view, storage
+
+    session, view, storage = run_async(scenario)
+    assert session.game.board == Game.new(9).board and session.game.score == 0
+    best = _reference(9, ["left", "down", "left", "down", "right"]).score
+    assert session.best == best == storage.best_score()
+    assert view.calls[-1] == "render"
+
+
+def test_each_move_is_saved_and_a_finished_game_is_not():
+    async def scenario():
+        session, _, storage = _session(Game.new(2))
+        session.submit(Intent.move("left"))
+        await session.wait_idle()
+        saved = storage.load_game()[0]
+        # A board one move from the end: left merges the 8s, and (for this generator) the spawn ends it.
+        for seed in range(100):
+            game = Game.new(seed)
+            game.board = from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]])
+            probe = Game.from_dict(game.to_dict())
+            if probe.play("left").over:
+                break
+        game.score, game.moves = 2000, 100
+        session2, _, storage2 = _session(game)
+        storage2.save_game(game)
+        session2.submit(Intent.move("left"))
+        await session2.wait_idle()
+        return saved, session, session2, storage2
+
+    saved, session, session2, storage2 = run_async(scenario)
+    assert saved is not None and saved.board == session.game.board
+    assert session2.game.over
+    assert storage2.backend.getItem(GAME_KEY) is None
+    assert storage2.best_score() == session2.game.score
+
+
+def test_discard_queued_drops_only_that_source():
+    async def scenario():
+        session, _, _ = _session(Game.new(4))
+        session.submit(Intent.move("left", source=HUMAN))
+        session.submit(Intent.move("up", source=AI))
+        session.submit(Intent.move("right", source=HUMAN))
+        session.submit(Intent.move("down", source=AI))
+        dropped = session.discard_queued(AI)
+        await session.wait_idle()
+        return dropped, session
+
+    dropped, session = run_async(scenario)
+    assert dropped == 2
+    assert session.game.board == _reference(4, ["left", "right"]).board
+
+
+def test_listeners_hear_moves_with_their_source():
+    heard: list[tuple[str, str]] = []
+
+    async def scenario():
+        session, _, _ = _session(Game.new(6))
+        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.source)))
+        session.submit(Intent.move("left", source=AI))
+        session.submit(Intent.move("right"))
+        session.submit(Intent("restart"))
+        await session.wait_idle()
+
+    run_async(scenario)
+    assert heard == [("move", AI), ("move", HUMAN), ("restart", HUMAN)]

@@ -1,0 +1,122 @@
+"""Browser fixtures: one server and one Chromium per test session, a fresh context per test.
+
+Starting Chromium costs about a second and loading Pyodide a few more, so
+the browser is shared; each test gets its own context (its own localStorage
+and cache), so tests cannot leak saved games into each other.  Every test
+here is marked ``browser`` and skipped, with the reason, where Chromium,
+Playwright or node_modules are missing (``make test`` installs them).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+
+from browser import READY_SELECTOR, chromium_path, launch_chromium, watch_page  # noqa: E402
+from serve import start_server  # noqa: E402
+
+READY_TIMEOUT_MS = 90_000
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.browser)
+
+
+def _missing_prerequisite() -> str | None:
+    try:
+        import playwright  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (pip install playwright, or make test)"
+    try:
+        chromium_path()
+    except FileNotFoundError as exc:
+        return str(exc)
+    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
+        return "node_modules is missing: run npm ci (or make test)"
+    return None
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    reason = _missing_prerequisite()
+    if reason:
+        pytest.skip(reason)
+    server, base_url = start_server(ROOT, port=0)
+    yield base_url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="session")
+def browser(server_url: str) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = launch_chromium(playwright)
+        yield chromium
+        chromium.close()
+
+
+class PageRun:
+    """A page under test with what it did: requests (every URL) and console/page errors."""
+
+    def __init__(self, context: Any, page: Any, base_url: str, requests: list[str]) -> None:
+        self.context = context
+        self.page = page
+        self.base_url = base_url
+        self.requests = requests
+
+    @property
+    def errors(self) -> list[str]:
+        return self.page.console_errors
+
+    def goto(self, query: str = "") -> None:
+        url = f"{self.base_url}/index.html" + (f"?{query}" if query else "")
+        self.page.goto(url)
+        self.page.wait_for_selector(READY_SELECTOR, state="attached", timeout=READY_TIMEOUT_MS)
+
+    def reload(self) -> None:
+        self.page.reload()
+        self.page.wait_for_selector(READY_SELECTOR, state="attached", timeout=READY_TIMEOUT_MS)
+
+    def set_storage(self, items: dict[str, str]) -> None:
+        """Put items into the origin's localStorage before the game page first loads (not on reloads)."""
+        self.context.add_init_script(
+            script="(items => { if (sessionStorage.getItem('test:seeded')) return;"
+                   " sessionStorage.setItem('test:seeded', '1');"
+                   " for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); })("
+                   + json.dumps(items) + ")")
+
+
+@pytest.fixture
+def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., PageRun]]:
+    """Factory: ``open_page(query="", storage=None, **context_options)`` -> a ready ``PageRun``."""
+    contexts: list[Any] = []
+
+    def _open(query: str = "", storage: dict[str, str] | None = None, **context_kw: Any) -> PageRun:
+        context_kw.setdefault("viewport", {"width": 900, "height": 1000})
+        context = browser.new_context(**context_kw)
+        contexts.append(context)
+        requests: list[str] = []
+        context.on("request", lambda request: requests.append(request.url))
+        page = context.new_page()
+        watch_page(page, [])
+        run = PageRun(context, page, server_url, requests)
+        if storage:
+            run.set_storage(storage)
+        run.goto(query)
+        return run
+
+    yield _open
+    for context in contexts:
+        context.close()

@@ -1,0 +1,82 @@
+"""Reading the page the way a person sees it, and replaying the same play in CPython's engine.
+
+Browser tests compare what the page shows with ``game2048.game.Game`` played
+in the test process with the same seed: the engine is the reference, the page
+must agree with it tile for tile.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from game2048.board import to_rows
+from game2048.game import Game
+
+SETTLE_TIMEOUT_MS = 20_000
+
+
+def wait_settled(page: Any) -> None:
+    """Until no move is queued or being drawn (``#board[data-settled="true"]``)."""
+    page.wait_for_selector('#board[data-settled="true"]', state="attached", timeout=SETTLE_TIMEOUT_MS)
+
+
+def read_board(page: Any) -> list[list[int]]:
+    """The board as shown: 4 rows of tile values from the settled ``.tile`` elements (one per cell)."""
+    wait_settled(page)
+    tiles = page.eval_on_selector_all(
+        "#board .tile",
+        "els => els.map(e => [e.textContent.trim(), e.dataset.row, e.dataset.col])")
+    rows = [[0] * 4 for _ in range(4)]
+    for text, row, col in tiles:
+        r, c = int(row), int(col)
+        assert rows[r][c] == 0, f"two tiles shown at row {r}, col {c}: {tiles}"
+        rows[r][c] = int(text)
+    return rows
+
+
+def read_score(page: Any) -> int:
+    return int(page.text_content("#score"))
+
+
+def read_best(page: Any) -> int:
+    return int(page.text_content("#best"))
+
+
+def replay(game: Game, directions: Iterable[str]) -> Game:
+    """Apply moves as the page does: nothing moves once the game is over or paused on the win overlay."""
+    for direction in directions:
+        if game.over or game.paused_at_win:
+            continue
+        game.play(direction)
+    return game
+
+
+def engine_rows(seed: int, directions: Iterable[str] = ()) -> list[list[int]]:
+    return to_rows(replay(Game.new(seed), directions).board)
+
+
+def is_visible(page: Any, selector: str) -> bool:
+    return page.is_visible(selector)
+
+
+def center_of(page: Any, selector: str = "#board") -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+AI_READY_TIMEOUT_MS = 120_000
+
+
+def wait_ai_ready(page: Any) -> None:
+    """Until the AI worker has started and the AI buttons are enabled."""
+    page.wait_for_selector("#ai-hint:not([disabled])", state="attached", timeout=AI_READY_TIMEOUT_MS)
+
+
+def decisions(page: Any) -> int:
+    return int(page.get_attribute("#ai-readout", "data-decisions"))
+
+
+def wait_decisions(page: Any, at_least: int, timeout_ms: int = 30_000) -> None:
+    page.wait_for_function(
+        "n => Number(document.getElementById('ai-readout').dataset.decisions) >= n", arg=at_least,
+        timeout=timeout_ms)

@@ -1,0 +1,200 @@
+"""The AI in the page: Hint, AI step, Autoplay/Stop, responsiveness, worker failure, settings."""
+
+from __future__ import annotations
+
+import json
+
+from pagekit import (decisions, engine_rows, read_board, replay, wait_ai_ready, wait_decisions,
+                     wait_settled)
+from game2048 import board as B
+from game2048.board import to_rows
+from game2048.game import Game
+
+
+def _set_slider(page, selector: str, key: str) -> None:
+    """Move a range input with the keyboard, as a person would (Home = minimum, End = maximum)."""
+    page.focus(selector)
+    page.keyboard.press(key)
+    page.locator(selector).blur()
+
+
+def test_ai_waits_for_its_worker_then_hint_shows_an_arrow_and_leaves_the_board(open_page):
+    run = open_page("seed=31")
+    page = run.page
+    # The game is playable before the AI: the buttons say so and are disabled.
+    assert page.is_disabled("#ai-hint") or "AI ready" in page.text_content("#ai-status")
+    page.keyboard.press("ArrowLeft")
+    assert read_board(page) == engine_rows(31, ["left"])
+    wait_ai_ready(page)
+    before = read_board(page)
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    page.wait_for_selector("#hint-arrow", state="visible")
+    direction = page.get_attribute("#hint-arrow", "data-direction")
+    assert direction in ("up", "right", "down", "left")
+    assert B.move(B.from_rows(before), direction)[0] != B.from_rows(before), "the hint is not a legal move"
+    assert page.text_content("#readout-move") == direction
+    page.wait_for_timeout(300)
+    assert read_board(page) == before
+    page.keyboard.press("ArrowUp")  # a move hides the hint
+    page.wait_for_selector("#hint-arrow", state="hidden")
+    assert run.errors == []
+
+
+def test_ai_step_plays_exactly_one_move(open_page):
+    run = open_page("seed=32")
+    page = run.page
+    wait_ai_ready(page)
+    game = Game.new(32)
+    page.keyboard.press("n")
+    wait_decisions(page, 1)
+    move = page.text_content("#readout-move")
+    replay(game, [move])
+    assert read_board(page) == to_rows(game.board)
+    page.wait_for_timeout(500)
+    assert read_board(page) == to_rows(game.board) and decisions(page) == 1
+    for field in ("depth", "nodes", "cutoffs", "time", "nps"):
+        assert page.text_content(f"#readout-{field}").strip() not in ("", "\u2013")
+    assert int(page.text_content("#readout-depth")) >= 1
+    assert run.errors == []
+
+
+def test_autoplay_runs_and_stop_stops_before_the_next_move(open_page):
+    run = open_page("seed=33")
+    page = run.page
+    wait_ai_ready(page)
+    _set_slider(page, "#ai-think", "Home")
+    assert page.text_content("#ai-think-value") == "10 ms"
+    _set_slider(page, "#ai-pause", "Home")
+    assert read_board(page) == engine_rows(33), "arrow/Home keys on a slider must not move the board"
+    page.click("#ai-autoplay")
+    assert page.text_content("#ai-autoplay") == "Stop"
+    wait_decisions(page, 8)
+    page.click("#ai-autoplay")
+    assert page.get_attribute("body", "data-autoplay") == "off"
+    assert page.text_content("#ai-autoplay") == "Autoplay"
+    stopped = read_board(page)
+    stopped_score = int(page.text_content("#score"))
+    page.wait_for_timeout(800)
+    assert read_board(page) == stopped and int(page.text_content("#score")) == stopped_score
+    assert sum(v for row in stopped for v in row) > 4, "autoplay did not play"
+    # A manual move stops autoplay too.
+    page.keyboard.press("p")
+    assert page.get_attribute("body", "data-autoplay") == "on"
+    wait_decisions(page, decisions(page) + 2)
+    page.keyboard.press("ArrowDown")
+    page.wait_for_function("document.body.dataset.autoplay === 'off'")
+    wait_settled(page)
+    assert run.errors == []
+
+
+def test_autoplay_leaves_no_long_task_on_the_main_thread(open_page):
+    run = open_page("seed=34")
+    page = run.page
+    wait_ai_ready(page)
+    page.evaluate("""() => {
+        window.__longTasks = [];
+        new PerformanceObserver(list => {
+            for (const e of list.getEntries()) window.__longTasks.push(Math.round(e.duration));
+        }).observe({type: 'longtask'});
+    }""")
+    page.keyboard.press("p")
+    wait_decisions(page, 15, timeout_ms=60_000)
+    page.keyboard.press("Escape")
+    wait_settled(page)
+    long_tasks = page.evaluate("window.__longTasks")
+    assert [d for d in long_tasks if d > 100] == [], f"main-thread tasks over 100 ms: {long_tasks}"
+
+
+def test_a_failed_worker_is_reported_autoplay_stops_and_the_game_is_kept(open_page):
+    run = open_page("seed=35")
+    page = run.page
+    wait_ai_ready(page)
+    _set_slider(page, "#ai-think", "Home")
+    page.keyboard.press("p")
+    wait_decisions(page, 3)
+    # The worker dies (as after running out of memory): it never answers again.
+    page.evaluate("document.querySelector('script[name=\"ai\"]').xworker.terminate()")
+    page.wait_for_selector("#ai-status.error", timeout=30_000)
+    assert "AI error" in page.text_content("#ai-status")
+    assert page.is_visible("#notice") and "AI error" in page.text_content("#notice")
+    assert page.get_attribute("body", "data-autoplay") == "off"
+    kept = read_board(page)
+    assert sum(v > 0 for row in kept for v in row) >= 2
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    after = read_board(page)
+    assert B.from_rows(after) != B.from_rows(kept) or not B.legal_moves(B.from_rows(kept))
+
+
+def test_algorithm_preset_and_weights_reach_the_worker_and_persist(open_page):
+    run = open_page("seed=36")
+    page = run.page
+    wait_ai_ready(page)
+    page.select_option("#ai-algorithm", "expectimax")
+    assert page.input_value("#ai-preset") == "rows"
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    assert page.get_attribute("#ai-readout", "data-algorithm") == "expectimax"
+    assert page.get_attribute("#ai-readout", "data-preset") == "rows"
+    assert page.text_content("#readout-algorithm") == "Expectimax"
+
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "snake")
+    sliders = page.locator("#ai-weights input[type=range]")
+    assert sliders.count() == 6
+    first = page.locator("#ai-weights input[type=range]").first
+    name = first.get_attribute("data-weight")
+    default = float(first.input_value())
+    first.focus()
+    page.keyboard.press("End")
+    raised = float(first.input_value())
+    assert raised > default
+    page.click("#ai-hint")
+    wait_decisions(page, 2)
+    assert page.get_attribute("#ai-readout", "data-preset") == "snake"
+    assert page.get_attribute("#ai-readout", "data-algorithm") == "expectimax"
+
+    saved = json.loads(page.evaluate("localStorage.getItem('game2048:settings')"))["ai"]
+    assert saved["algorithm"] == "expectimax" and saved["preset"] == "snake"
+    assert saved["weights"]["snake"][name] == raised
+
+    run.reload()
+    wait_ai_ready(page)
+    assert page.input_value("#ai-algorithm") == "expectimax"
+    assert page.input_value("#ai-preset") == "snake"
+    assert float(page.locator(f'#ai-weights input[data-weight="{name}"]').input_value()) == raised
+    page.click("#weights-panel summary")
+    page.click("#ai-weights-reset")
+    assert float(page.locator(f'#ai-weights input[data-weight="{name}"]').input_value()) == default
+    page.select_option("#ai-algorithm", "alphabeta")
+    assert page.input_value("#ai-preset") == "classic"
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    assert page.get_attribute("#ai-readout", "data-algorithm") == "alphabeta"
+    assert page.get_attribute("#ai-readout", "data-preset") == "classic"
+    assert run.errors == []
+
+
+def test_autoplay_pauses_at_the_win_and_keep_going_resumes_it(open_page):
+    game = Game.new(37)
+    game.board = B.from_rows([[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]])
+    game.score, game.moves = 20_000, 900
+    run = open_page(storage={"game2048:game": json.dumps(game.to_dict())})
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("p")
+    page.wait_for_selector("#win-overlay", state="visible", timeout=30_000)
+    page.wait_for_function("document.body.dataset.autoplay === 'waiting'")
+    paused = read_board(page)
+    assert any(v == 2048 for row in paused for v in row)
+    page.wait_for_timeout(600)
+    assert read_board(page) == paused, "autoplay went on behind the win overlay"
+    seen = decisions(page)
+    page.click("#keep-going")
+    page.wait_for_function("document.body.dataset.autoplay === 'on'", timeout=5_000)
+    wait_decisions(page, seen + 2)
+    page.keyboard.press("Escape")
+    assert page.get_attribute("body", "data-autoplay") == "off"
+    assert read_board(page) != paused
+    assert run.errors == []

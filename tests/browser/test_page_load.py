@@ -1,0 +1,43 @@
+"""The page loads from its own origin alone, without a console error, and shows the engine's opening."""
+
+from __future__ import annotations
+
+from pagekit import engine_rows, read_best, read_board, read_score, wait_ai_ready, wait_decisions
+
+
+def test_page_loads_clean_and_shows_the_seeded_opening(open_page):
+    run = open_page("seed=1")
+    page = run.page
+    assert page.get_attribute("body", "data-ready") == "true"
+    assert not page.is_visible("#loading")
+    assert read_board(page) == engine_rows(1)
+    assert read_score(page) == 0 and read_best(page) == 0
+    assert "Python" in page.text_content("footer")
+    page.keyboard.press("ArrowLeft")
+    assert read_board(page) == engine_rows(1, ["left"])
+    assert run.errors == []
+
+
+def test_no_request_leaves_the_origin(open_page):
+    run = open_page("seed=2")
+    run.page.keyboard.press("ArrowDown")
+    read_board(run.page)
+    wait_ai_ready(run.page)  # the worker's own loads count too
+    run.page.click("#ai-hint")
+    wait_decisions(run.page, 1)
+    assert run.requests, "no request recorded: the recorder is broken"
+    # blob: URLs of this origin are in-memory objects (PyScript starts its worker from one), not network requests.
+    local = (run.base_url + "/", "blob:" + run.base_url + "/", "data:")
+    outside = [url for url in run.requests if not url.startswith(local)]
+    assert outside == []
+    assert any(url.endswith("/pyodide.asm.wasm") for url in run.requests)
+
+
+def test_small_phone_width_fits_the_board(open_page):
+    run = open_page("seed=3", viewport={"width": 320, "height": 640})
+    box = run.page.locator("#board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 320
+    run.page.click("#weights-panel summary")  # the widest part of the page, open
+    scroll_width = run.page.evaluate("document.documentElement.scrollWidth")
+    assert scroll_width <= 320, "the page scrolls sideways on a 320 px phone"
+    assert read_board(run.page) == engine_rows(3)

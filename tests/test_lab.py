@@ -1,0 +1,184 @@
+"""The lab: records and summaries of tiny seeded runs, reproducibility, reports, and refused input."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game2048.board import max_rank
+from game2048.game import Game
+from game2048.lab import cli
+from game2048.lab.config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
+from game2048.lab.experiments import feature_configs, run_compare, run_features
+from game2048.lab.play import play_game, play_games, public
+from game2048.lab.summary import summarize
+from game2048.search import best_move
+
+TINY = PlayConfig(algorithm="expectimax", depth=1, stop_tile=0)
+
+TIMING_FIELDS = {"think_ms_p50", "think_ms_p99", "think_ms_max", "seconds", "_think_ms"}
+
+
+def _without_timing(record: dict) -> dict:
+    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+
+
+@pytest.fixture(scope="module")
+def tiny_records():
+    return play_games([1, 2], TINY, jobs=1, progress=False)
+
+
+def test_tiny_run_records_are_the_games_best_move_plays(tiny_records):
+    for record in tiny_records:
+        game = Game.new(record["seed"])
+        while not game.over:
+            game.play(best_move(game.board, depth=1, algorithm="expectimax").move)
+        assert (record["max_tile"], record["score"], record["moves"]) == (1 << max_rank(game.board), game.score, game.moves)
+        assert record["lost"] is True and record["reached_stop"] is False
+        assert record["depth_median"] == 1.0 and record["_depths"] == [1] * game.moves
+
+
+def test_tiny_run_golden_games(tiny_records):
+    # Pinned: seeded spawns + deterministic depth-1 expectimax with the rows preset.
+    assert [(r["seed"], r["max_tile"], r["score"], r["moves"]) for r in tiny_records] == [(1, 256, 4004, 330), (2, 128, 992, 107)]
+
+
+def test_tiny_run_summary_fields(tiny_records):
+    s = summarize(tiny_records)
+    assert s["games"] == 2
+    assert s["reached"] == {"512": 0.0, "1024": 0.0, "2048": 0.0, "4096": 0.0, "8192": 0.0, "16384": 0.0}
+    assert s["max_tile_median"] == 192.0  # between 128 and 256
+    assert s["log2_max_tile_mean"] == 7.5
+    # Linear-interpolated percentiles of the two scores 992 and 4004.
+    assert s["score_p10"] == pytest.approx(992 + 0.1 * (4004 - 992))
+    assert s["score_p50"] == pytest.approx((992 + 4004) / 2)
+    assert s["score_p90"] == pytest.approx(992 + 0.9 * (4004 - 992))
+    assert s["moves_total"] == 437
+    assert s["moves_per_second"] == pytest.approx(437 / sum(r["seconds"] for r in tiny_records))
+    assert s["depth_median"] == 1.0 and s["depth_p10"] == 1.0
+    assert s["nodes_per_second"] == pytest.approx(sum(r["nodes"] for r in tiny_records) / (sum(sum(r["_think_ms"]) for r in tiny_records) / 1000))
+    assert 0 < s["think_ms_p50"] <= s["think_ms_p99"] <= s["think_ms_max"]
+
+
+def test_json_line_fields(tiny_records):
+    line = json.loads(json.dumps(public(tiny_records[0])))
+    assert set(line) == {
+        "seed", "max_tile", "score", "moves", "reached_stop", "lost", "think_ms_p50", "think_ms_p99", "think_ms_max",
+        "depth_median", "depth_p10", "nodes", "seconds", "algorithm", "preset", "weights", "think_ms", "depth", "stop_tile",
+    }
+    assert (line["algorithm"], line["preset"], line["weights"], line["depth"], line["think_ms"], line["stop_tile"]) == (
+        "expectimax", "rows", {}, 1, None, 0,
+    )
+
+
+def test_reach_rates_count_games_at_or_above_each_tile():
+    records = [
+        {"max_tile": t, "score": 0, "moves": 1, "seconds": 1.0, "think_ms_p50": 1.0, "depth_median": 1.0, "nodes": 5}
+        for t in (1024, 2048, 4096, 16384)
+    ]
+    assert summarize(records)["reached"] == {"512": 1.0, "1024": 1.0, "2048": 0.75, "4096": 0.5, "8192": 0.25, "16384": 0.25}
+
+
+def test_stop_tile_stops_the_game():
+    record = play_game(3, PlayConfig(algorithm="expectimax", depth=1, stop_tile=64))
+    assert record["max_tile"] == 64 and record["reached_stop"] and not record["lost"]
+
+
+def test_processes_play_the_same_games_as_one_process(tiny_records):
+    pooled = play_games([1, 2], TINY, jobs=2, progress=False)
+    assert [_without_timing(r) for r in pooled] == [_without_timing(r) for r in tiny_records]
+
+
+def test_same_command_prints_the_same_games(capsys, tmp_path):
+    argv = ["run", "--algorithm", "expectimax", "--seeds", "4,5", "--depth", "1", "--stop-tile", "0", "--jobs", "1", "--no-progress"]
+    outputs = []
+    for i in range(2):
+        assert cli.main(argv + ["--out", str(tmp_path / f"run{i}.jsonl")]) == 0
+        printed = capsys.readouterr().out
+        outputs.append(printed[: printed.index("games:")])  # the per-game table; the summary below has timings
+    assert outputs[0] == outputs[1] and "     4" in outputs[0]
+    lines = [[_without_timing(json.loads(x)) for x in (tmp_path / f"run{i}.jsonl").read_text().splitlines()] for i in range(2)]
+    assert lines[0] == lines[1] and len(lines[0]) == 2
+
+
+def test_run_prints_progress_on_stderr(capsys):
+    assert cli.main(["run", "--algorithm", "expectimax", "--seeds", "1", "--depth", "1", "--stop-tile", "64", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "1/1 games" in captured.err and "1/1 games" not in captured.out
+
+
+def test_feature_configs_put_weight_one_on_each_feature():
+    configs = feature_configs(PlayConfig(algorithm="expectimax", preset="snake", depth=1))
+    labels = [label for label, _ in configs]
+    assert labels == ["smoothness alone", "monotonicity alone", "empty alone", "max alone", "repeats alone", "mean alone", "full snake"]
+    assert dict(configs[2][1].weights) == {"smoothness": 0.0, "monotonicity": 0.0, "empty": 1.0, "max": 0.0, "repeats": 0.0, "mean": 0.0}
+    assert dict(configs[-1][1].weights) == {}
+    rows_configs = dict(feature_configs(PlayConfig(algorithm="expectimax", preset="rows", depth=1)))
+    # Exponents and the lost-board constant are parameters, not features: they keep their defaults.
+    assert set(rows_configs["merges_weight alone"].weights) == {"empty_weight", "merges_weight", "monotonicity_weight", "sum_weight"}
+
+
+def test_features_report(tmp_path):
+    summaries = run_features(PlayConfig(algorithm="expectimax", preset="corner-weights", depth=1, stop_tile=128), [1], tmp_path, jobs=1, progress=False)
+    assert [label for label, _ in summaries] == ["row_snake alone", "spiral alone", "zigzag alone", "full corner-weights"]
+    report = (tmp_path / "report.md").read_text()
+    assert "| zigzag alone |" in report and "![max tile per game](max_tile.png)" in report
+    for png in ("max_tile.png", "score.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len((tmp_path / "games.jsonl").read_text().splitlines()) == 4
+
+
+def test_compare_report(tmp_path):
+    configs = [parse_config_spec(s, 100.0, 1, 64) for s in ("alphabeta:classic", "expectimax:rows:empty_weight=300")]
+    labels, summaries, rows = run_compare(configs, [1, 2], tmp_path, jobs=1, progress=False)
+    assert labels == ["alphabeta:classic depth 1", "expectimax:rows[empty_weight=300] depth 1"]
+    assert [r[0] for r in rows] == labels and all(s["games"] == 2 for s in summaries)
+    assert (tmp_path / "compare.png").read_bytes()[:4] == b"\x89PNG"
+    assert "| expectimax:rows[empty_weight=300] depth 1 | 2 |" in (tmp_path / "report.md").read_text()
+
+
+# ---------------------------------------------------------------- refused input
+
+
+def test_weights_parse_and_refuse():
+    assert parse_weights("a=1, b=2.5") == {"a": 1.0, "b": 2.5}
+    assert parse_weights("") == {}
+    for bad in ("a", "a=x", "=3", "a=nan"):
+        with pytest.raises(ConfigError):
+            parse_weights(bad)
+
+
+def test_seeds_parse_and_refuse():
+    assert parse_seeds("1,2,10-12,2", None, 0) == [1, 2, 10, 11, 12]
+    assert parse_seeds(None, 3, 7) == [7, 8, 9]
+    for bad in ("x", "5-3", ","):
+        with pytest.raises(ConfigError):
+            parse_seeds(bad, None, 0)
+    with pytest.raises(ConfigError):
+        parse_seeds(None, 0, 1)
+
+
+@pytest.mark.parametrize(
+    "config, message",
+    [
+        (PlayConfig(algorithm="minimax"), "unknown algorithm"),
+        (PlayConfig(preset="nope"), "unknown preset"),
+        (PlayConfig(preset="rows", weights={"empty": 1.0}), "empty_weight"),
+        (PlayConfig(stop_tile=3), "stop tile"),
+        (PlayConfig(depth=0), "depth"),
+    ],
+)
+def test_bad_configs_are_refused_before_playing(config, message):
+    with pytest.raises(ConfigError, match=message):
+        config.check()
+
+
+def test_cli_refuses_bad_input_with_a_message(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["run", "--algorithm", "expectimax", "--weights", "bogus=1", "--games", "1"])
+    assert exit_info.value.code == 2
+    assert "bogus" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["compare", "--config", "expectimax:rows", "--games", "1"])
+    assert "at least two" in capsys.readouterr().err

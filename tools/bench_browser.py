@@ -1,0 +1,62 @@
+"""Send search requests to the page's AI worker in Chromium and collect the answers (for ``game2048.bench``).
+
+``bench.html`` declares ``py/app/ai_worker.py`` as a PyScript named worker
+with the project's ``pyscript.toml``, exactly as ``index.html`` does, and
+exposes the worker's ``think`` to JavaScript as ``window.benchThink``; this
+module opens that page with ``tools/browser.page_session`` (the project's
+server and Chromium flags) and calls it once per request, one at a time, so
+each search has the worker to itself, as in the game.
+
+Usage from the command line (one request, for a quick look)::
+
+    python tools/bench_browser.py '{"rows": [[2,2,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,4]], "think_ms": 100}'
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Sequence
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import page_session  # noqa: E402  (tools/ is not a package)
+
+BENCH_PAGE = "/bench.html"
+WORKER_READY_TIMEOUT_MS = 180_000
+"""Two interpreters start (page and worker) and the worker builds every table: slow on a busy machine."""
+
+
+def think_in_chromium(requests: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
+    """(worker answer, round trip in ms seen by the page's main thread) for each request, in order.
+
+    Raises ``RuntimeError`` if the page logged a console error or made a
+    request outside its own origin: a bench through a broken page measures
+    nothing worth printing.
+    """
+    out: list[tuple[dict[str, Any], float]] = []
+    with page_session(path=BENCH_PAGE, ready_timeout_ms=WORKER_READY_TIMEOUT_MS) as (page, base_url, requests_log):
+        for request in requests:
+            reply = json.loads(page.evaluate("request => window.benchThink(request)", json.dumps(request)))
+            out.append((json.loads(reply["answer"]), float(reply["round_trip_ms"])))
+        if page.console_errors:
+            raise RuntimeError("the bench page logged errors: " + "; ".join(page.console_errors))
+        foreign = [url for url in requests_log if not url.startswith((base_url, "blob:" + base_url, "data:"))]
+        if foreign:
+            raise RuntimeError(f"the bench page made requests outside its origin: {foreign}")
+    return out
+
+
+def main(argv: Sequence[str]) -> int:
+    if len(argv) != 1:
+        print(__doc__)
+        return 2
+    ((answer, round_trip),) = think_in_chromium([json.loads(argv[0])])
+    print(json.dumps(answer, indent=1))
+    print(f"round trip {round_trip:.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,127 @@
+"""The project's own small static server: the repo root, with the headers PyScript needs.
+
+PyScript workers use SharedArrayBuffer, which the browser only hands out to a
+cross-origin-isolated page; without ``Cross-Origin-Opener-Policy: same-origin``
+and ``Cross-Origin-Embedder-Policy: require-corp`` a page with a worker never
+fires ``py:all-done``.  Python's stock ``http.server`` also guesses MIME types
+from the host's tables, which may lack ``.mjs`` or ``.wasm`` (a module script
+served as ``text/plain`` is refused), so the types are pinned here.
+
+Usage::
+
+    python tools/serve.py [--port 8000] [--host 127.0.0.1] [--root .] [--verbose]
+
+Importable for tests and benchmarks: ``start_server(root, port=0)`` returns
+``(server, base_url)`` with the server running in a daemon thread; stop it
+with ``server.shutdown()``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+import threading
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+
+MIME_TYPES: dict[str, str] = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".mjs": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".wasm": "application/wasm",
+    ".toml": "application/toml; charset=utf-8",
+    ".py": "text/plain; charset=utf-8",
+    ".json": "application/json; charset=utf-8",
+    ".map": "application/json; charset=utf-8",
+    ".zip": "application/zip",
+    ".whl": "application/zip",
+    ".png": "image/png",
+    ".svg": "image/svg+xml",
+    ".txt": "text/plain; charset=utf-8",
+    ".md": "text/plain; charset=utf-8",
+    "": "application/octet-stream",
+}
+
+ISOLATION_HEADERS: dict[str, str] = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+    # Revalidate on every load (a cheap 304): edits to .py files show up on reload.
+    "Cache-Control": "no-cache",
+}
+
+
+class ProjectRequestHandler(SimpleHTTPRequestHandler):
+    """Static files with pinned MIME types and the cross-origin isolation headers."""
+
+    extensions_map = MIME_TYPES
+    verbose = False
+
+    def end_headers(self) -> None:
+        for name, value in ISOLATION_HEADERS.items():
+            self.send_header(name, value)
+        super().end_headers()
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        if self.verbose:
+            super().log_message(format, *args)
+
+
+class QuietServer(ThreadingHTTPServer):
+    """A threading server that does not print tracebacks for clients that hang up mid-response."""
+
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[override]
+        exc = sys.exc_info()[1]
+        if isinstance(exc, (ConnectionResetError, BrokenPipeError, ConnectionAbortedError)):
+            return
+        super().handle_error(request, client_address)
+
+
+def make_server(root: Path | str = REPO_ROOT, port: int = 8000, host: str = "127.0.0.1",
+                verbose: bool = False) -> QuietServer:
+    """A bound (not yet serving) server for ``root``."""
+    handler = functools.partial(
+        type("Handler", (ProjectRequestHandler,), {"verbose": verbose}), directory=str(root))
+    return QuietServer((host, port), handler)
+
+
+def start_server(root: Path | str = REPO_ROOT, port: int = 0,
+                 host: str = "127.0.0.1") -> tuple[QuietServer, str]:
+    """Serve ``root`` in a daemon thread; returns the server and its base URL (no trailing slash)."""
+    server = make_server(root, port, host)
+    thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
+    thread.start()
+    bound_host, bound_port = server.server_address[:2]
+    return server, f"http://{bound_host}:{bound_port}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Serve the 2048 page with PyScript's headers.")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--root", default=str(REPO_ROOT), help="folder to serve (default: the repo)")
+    parser.add_argument("--verbose", action="store_true", help="log every request")
+    args = parser.parse_args(argv)
+    try:
+        server = make_server(args.root, args.port, args.host, args.verbose)
+    except OSError as exc:
+        print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
+        return 1
+    print(f"Serving {args.root} at http://{args.host}:{args.port}/  (Ctrl+C to stop)", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

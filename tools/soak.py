@@ -1,0 +1,169 @@
+"""Soak run: autoplay in Chromium for many moves, checking every move shown and the page's memory.
+
+Autoplay runs at 20 ms think time (and no pause) through as many games as
+it takes to play ``--moves`` moves (1,000 by default): at a win it presses
+"Keep going", at game over "Try again" and Autoplay again.  Along the way:
+
+* every board the page settles on is recorded in the page (a MutationObserver
+  on ``#board[data-settled]`` reads the ``.tile`` elements, i.e. what a person
+  sees) and checked here against the engine's rules: one legal move, then one
+  spawned 2 or 4 on an empty cell, and the score grown by the merged values;
+* console errors and uncaught page errors are collected;
+* the page's JS heap (CDP ``Performance.getMetrics``, after a forced GC) is
+  read at the start and the end; growth must stay under 50 MB.
+
+    python tools/soak.py [--moves 1000] [--think-ms 20]
+
+Exit status 0 when all checks pass, 1 otherwise; the figures are printed either way.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+sys.path.insert(0, str(HERE.parent / "py"))
+from browser import READY_SELECTOR, launch_chromium, watch_page  # noqa: E402
+from serve import REPO_ROOT, start_server  # noqa: E402
+
+from game2048 import board as B  # noqa: E402
+
+HEAP_LIMIT_MB = 50.0
+
+RECORDER_JS = """
+(() => {
+  window.__boards = [];
+  window.__mark = null;
+  const read = () => {
+    const rows = [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]];
+    for (const t of document.querySelectorAll('#board .tile'))
+      rows[Number(t.dataset.row)][Number(t.dataset.col)] += Number(t.textContent);
+    return rows;
+  };
+  const board = document.getElementById('board');
+  new MutationObserver(() => {
+    if (board.dataset.settled !== 'true') return;
+    window.__boards.push({rows: read(), score: Number(document.getElementById('score').textContent),
+                          mark: window.__mark});
+    window.__mark = null;
+  }).observe(board, {attributes: true, attributeFilter: ['data-settled']});
+  window.__boards.push({rows: read(), score: Number(document.getElementById('score').textContent), mark: 'start'});
+})()
+"""
+
+
+def check_transition(prev: dict, nxt: dict) -> str | None:
+    """None when ``nxt`` follows ``prev`` by one legal move and one spawn; else what is wrong."""
+    try:
+        before, after = B.from_rows(prev["rows"]), B.from_rows(nxt["rows"])
+    except ValueError as exc:
+        return f"a board shown is not a 2048 board: {exc}"
+    if before == after and prev["score"] == nxt["score"]:
+        return None  # a settle without a move (keep going, a no-op)
+    for direction in B.DIRECTIONS:
+        moved, points = B.move(before, direction)
+        if moved == before:
+            continue
+        added = [cell for cell in range(16) if (after >> (4 * cell)) & 0xF != (moved >> (4 * cell)) & 0xF]
+        if (len(added) == 1 and (moved >> (4 * added[0])) & 0xF == 0
+                and (after >> (4 * added[0])) & 0xF in (1, 2) and nxt["score"] - prev["score"] == points):
+            return None
+    return f"no legal move leads from {prev['rows']} (score {prev['score']}) to {nxt['rows']} (score {nxt['score']})"
+
+
+def heap_mb(cdp) -> float:
+    cdp.send("HeapProfiler.collectGarbage")
+    metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
+    return metrics["JSHeapUsedSize"] / 2**20
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--moves", type=int, default=1000)
+    parser.add_argument("--think-ms", type=int, default=20)
+    parser.add_argument("--timeout-s", type=float, default=1800.0)
+    args = parser.parse_args(argv)
+    from playwright.sync_api import sync_playwright
+
+    settings = json.dumps({"ai": {"think_ms": args.think_ms, "pause_ms": 0}})
+    server, base_url = start_server(REPO_ROOT, port=0)
+    problems: list[str] = []
+    moves = games = wins = 0
+    max_tile = 0
+    try:
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            context = browser.new_context(viewport={"width": 900, "height": 1300})
+            context.add_init_script(script="if (!sessionStorage.getItem('soak')) { sessionStorage.setItem('soak', '1');"
+                                           f" localStorage.clear(); localStorage.setItem('game2048:settings', {json.dumps(settings)}); }}")
+            page = context.new_page()
+            watch_page(page, [])
+            page.goto(f"{base_url}/index.html?seed=2048")
+            page.wait_for_selector(READY_SELECTOR, state="attached", timeout=120_000)
+            page.wait_for_selector("#ai-hint:not([disabled])", state="attached", timeout=180_000)
+            if page.text_content("#ai-think-value") != f"{args.think_ms} ms":
+                problems.append(f"think time shows {page.text_content('#ai-think-value')}, not {args.think_ms} ms")
+            cdp = context.new_cdp_session(page)
+            cdp.send("Performance.enable")
+            heap_start = heap_mb(cdp)
+            page.evaluate(RECORDER_JS)
+            started = time.perf_counter()
+            games = 1
+            page.keyboard.press("p")
+            last: dict | None = None
+            while moves < args.moves:
+                if time.perf_counter() - started > args.timeout_s:
+                    problems.append(f"timed out after {args.timeout_s:.0f} s")
+                    break
+                page.wait_for_timeout(1000)
+                boards = page.evaluate("window.__boards.splice(0)")
+                for entry in boards:
+                    if last is not None and entry["mark"] != "restart":
+                        problem = check_transition(last, entry)
+                        if problem:
+                            problems.append(problem)
+                        elif entry["rows"] != last["rows"]:
+                            moves += 1
+                    max_tile = max(max_tile, max(max(row) for row in entry["rows"]))
+                    last = entry
+                state = page.get_attribute("body", "data-autoplay")
+                if page.is_visible("#win-overlay") and state == "waiting":
+                    wins += 1
+                    page.click("#keep-going")
+                elif page.is_visible("#over-overlay"):
+                    page.wait_for_selector('#board[data-settled="true"]', state="attached")
+                    page.evaluate("window.__mark = 'restart'")
+                    page.click("#try-again")
+                    games += 1
+                    page.keyboard.press("p")
+                elif state == "off":
+                    problems.append(f"autoplay stopped unexpectedly: {page.text_content('#ai-status')}")
+                    break
+            page.keyboard.press("Escape")
+            elapsed = time.perf_counter() - started
+            heap_end = heap_mb(cdp)
+            problems.extend(page.console_errors)
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    growth = heap_end - heap_start
+    if growth >= HEAP_LIMIT_MB:
+        problems.append(f"JS heap grew by {growth:.1f} MB (limit {HEAP_LIMIT_MB:.0f} MB)")
+    print(f"soak: {moves} moves checked in {elapsed:.0f} s ({moves / elapsed:.1f} moves/s) over {games} game(s), "
+          f"{wins} win(s), largest tile {max_tile}, think time {args.think_ms} ms")
+    print(f"JS heap (after GC): {heap_start:.1f} MB at start, {heap_end:.1f} MB at end, growth {growth:+.1f} MB "
+          f"(limit {HEAP_LIMIT_MB:.0f} MB)")
+    print(f"illegal or unexplained transitions / console errors / other problems: {len(problems)}")
+    for problem in problems[:20]:
+        print("  -", problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
