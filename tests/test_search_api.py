@@ -47,6 +47,7 @@ def test_weights_reach_the_evaluation() -> None:
         ({"weights": [1, 2]}, "weights are a mapping"),
         ({"depth": 0}, "depth is a whole number"),
         ({"depth": 2.5}, "depth is a whole number"),
+        ({"depth": 61}, "at most 60 player moves deep"),
         ({"think_ms": 0}, "think_ms is a positive number"),
         ({"think_ms": "fast"}, "think_ms is a positive number"),
     ],

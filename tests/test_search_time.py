@@ -32,7 +32,7 @@ def test_the_search_stops_when_the_clock_runs_out() -> None:
     assert result.depth >= 1
     assert result.move in B.legal_moves(MIDDLE)
     assert clock.reads < 80  # read every few nodes, and not after the deadline more than once or twice
-    assert 50 <= result.elapsed_ms < 80
+    assert result.elapsed_ms < 80  # stopped at the deadline (or before, when the next depth could not finish)
     # Ten times as many reads before the deadline go deeper: the clock, not the tree, stopped it.
     assert result.depth < best_move(MIDDLE, think_ms=50, clock=SteppingClock(0.0001)).depth
 

@@ -14,6 +14,7 @@ PYTHON_START_MS = _window.performance.now()  # when the interpreter began runnin
 
 import asyncio  # noqa: E402
 import sys  # noqa: E402
+from typing import Callable  # noqa: E402
 
 from pyodide.ffi import create_proxy  # noqa: E402
 from pyscript import document, window, workers  # noqa: E402
@@ -31,7 +32,7 @@ IMPORTED_MS = window.performance.now()
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
 
 
-def on_click(element_id: str, handler) -> None:
+def on_click(element_id: str, handler: Callable[[], None]) -> None:
     proxy = create_proxy(lambda _event: handler())
     _keep_alive.append(proxy)
     document.getElementById(element_id).addEventListener("click", proxy)

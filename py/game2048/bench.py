@@ -66,8 +66,10 @@ def percentile(values: Sequence[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (rank - low)
 
 
-def requests_for(positions: Iterable[BenchPosition], think_ms: float, repeat: int, algorithm: str) -> list[dict[str, Any]]:
-    """The worker requests of a bench run, in the order they are searched (each position ``repeat`` times in a row)."""
+def requests_for(
+    positions: Iterable[BenchPosition], think_ms: float, repeat: int, algorithm: str
+) -> list[dict[str, Any]]:
+    """The worker requests of a bench run, in search order (each position ``repeat`` times in a row)."""
     return [
         {"rows": to_rows(p.board), "think_ms": think_ms, "algorithm": algorithm, "id": p.name}
         for p in positions
@@ -80,11 +82,19 @@ def sample_from_answer(position: BenchPosition, answer: dict[str, Any], round_tr
     if not answer.get("ok"):
         raise RuntimeError(f"the search of {position.name} failed: {answer.get('error')}")
     return Sample(
-        position.name, position.phase, answer["move"], answer["depth"], answer["nodes"], answer["elapsed_ms"], round_trip_ms
+        position.name,
+        position.phase,
+        answer["move"],
+        answer["depth"],
+        answer["nodes"],
+        answer["elapsed_ms"],
+        round_trip_ms,
     )
 
 
-def warmup_requests(positions: Sequence[BenchPosition], think_ms: float, count: int, algorithm: str) -> list[dict[str, Any]]:
+def warmup_requests(
+    positions: Sequence[BenchPosition], think_ms: float, count: int, algorithm: str
+) -> list[dict[str, Any]]:
     """``count`` unrecorded searches over the positions, in order, to send before the measured ones."""
     cycle = [positions[i % len(positions)] for i in range(count)]
     return [dict(r, id="warmup") for r in requests_for(cycle, think_ms, 1, algorithm)]
@@ -101,7 +111,8 @@ def run_cpython(
     for request in warmup_requests(positions, think_ms, warmup, algorithm):
         ai_worker.think(json.dumps(request))
     samples = []
-    for position, request in zip([p for p in positions for _ in range(repeat)], requests_for(positions, think_ms, repeat, algorithm)):
+    searched = [p for p in positions for _ in range(repeat)]
+    for position, request in zip(searched, requests_for(positions, think_ms, repeat, algorithm)):
         started = time.perf_counter()
         answer = json.loads(ai_worker.think(json.dumps(request)))
         samples.append(sample_from_answer(position, answer, (time.perf_counter() - started) * 1000.0))
@@ -177,7 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m game2048.bench", description=__doc__.split("\n\n")[0])
     parser.add_argument("--think-ms", type=float, default=100.0, help="think-time budget per search (default 100)")
     parser.add_argument("--repeat", type=int, default=3, help="searches per position (default 3)")
-    parser.add_argument("--warmup", type=int, default=8, help="unrecorded searches before the measured ones (default 8)")
+    parser.add_argument(
+        "--warmup", type=int, default=8, help="unrecorded searches before the measured ones (default 8)"
+    )
     parser.add_argument("--algorithm", default="alphabeta", choices=["alphabeta", "expectimax"])
     parser.add_argument("--cpython-only", action="store_true", help="skip the Chromium run")
     parser.add_argument("--json", type=Path, help="also write every sample and the summaries to this JSON file")
@@ -202,7 +215,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(
             json.dumps(
-                {"think_ms": args.think_ms, "summary": table, "samples": {k: [s.__dict__ for s in v] for k, v in runs.items()}},
+                {
+                    "think_ms": args.think_ms,
+                    "summary": table,
+                    "samples": {name: [s.__dict__ for s in samples] for name, samples in runs.items()},
+                },
                 indent=1,
             )
         )

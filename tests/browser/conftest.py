@@ -1,7 +1,7 @@
-"""Browser fixtures: one server and one Chromium per test session, a fresh context per test.
+"""Browser fixtures: one server per session, one Chromium per test module, a fresh context per test.
 
 Starting Chromium costs about a second and loading Pyodide a few more, so
-the browser is shared; each test gets its own context (its own localStorage
+the browser is shared by a module's tests; each test gets its own context (its own localStorage
 and cache), so tests cannot leak saved games into each other.  Every test
 here is marked ``browser`` and skipped, with the reason, where Chromium,
 Playwright or node_modules are missing (``make test`` installs them).
@@ -57,8 +57,10 @@ def server_url() -> Iterator[str]:
     server.server_close()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(server_url: str) -> Iterator[Any]:
+    """One Chromium per test module: Playwright's sync API must be closed again before any other test
+    in the session (tests/test_bench.py drives its own Chromium) starts one of its own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -18,8 +18,9 @@ every tile taken as its rank (log2 of its value):
 Every term but the max is a sum over the four rows and four columns of
 something that depends on that line alone, so one 65,536-entry table per line
 key holds them packed into a single int (8 bits a field: four lines of at most
-45 never carry into the next field).  An evaluation is eight lookups, two
-additions of packed ints and a few shifts.
+45 never carry into the next field).  An evaluation is twelve lookups (four of
+them transpose the board, see ``columns``), additions of packed ints and a
+few shifts.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ import math
 from typing import Callable, Mapping
 
 from ..board import Board, ROW_MASK, line_ranks
+from ..columns import spread_tables
 
 DEFAULT_WEIGHTS: dict[str, float] = {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0}
 
@@ -124,6 +126,7 @@ def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Boar
     w_smooth, w_mono, w_max = float(w["smoothness"]), float(w["monotonicity"]), float(w["max"])
     ln_empty = tuple(float(w["empty"]) * v for v in LN_EMPTY)
     packed, max_rank = tables()
+    spread0, spread1, spread2, spread3 = spread_tables()
     m = FIELD_MASK
 
     def evaluate(board: Board) -> float:
@@ -132,14 +135,8 @@ def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Boar
         k2 = (board >> 32) & 0xFFFF
         k3 = board >> 48
         rows = packed[k0] + packed[k1] + packed[k2] + packed[k3]
-        x = board & 0x000F_000F_000F_000F
-        cols = packed[(x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF]
-        x = (board >> 4) & 0x000F_000F_000F_000F
-        cols += packed[(x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF]
-        x = (board >> 8) & 0x000F_000F_000F_000F
-        cols += packed[(x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF]
-        x = (board >> 12) & 0x000F_000F_000F_000F
-        cols += packed[(x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF]
+        t = spread0[k0] | spread1[k1] | spread2[k2] | spread3[k3]  # the transposed board: its rows are the columns
+        cols = packed[t & 0xFFFF] + packed[(t >> 16) & 0xFFFF] + packed[(t >> 32) & 0xFFFF] + packed[t >> 48]
         rd = (rows >> 8) & m
         ri = (rows >> 16) & m
         cd = (cols >> 8) & m

@@ -9,6 +9,7 @@ first use so that a page asking only for alpha-beta never loads expectimax.
 
 from __future__ import annotations
 
+import math
 import time
 from typing import Mapping
 
@@ -45,7 +46,9 @@ def best_move(
     if algorithm not in ALGORITHMS:
         raise ValueError(f"unknown algorithm {algorithm!r}; known algorithms: {list(ALGORITHMS)}")
     if depth is not None and (isinstance(depth, bool) or not isinstance(depth, int) or depth < 1):
-        raise ValueError(f"depth is a whole number of player moves, at least 1, or None for a timed search; got {depth!r}")
+        raise ValueError(
+            f"depth is a whole number of player moves, at least 1, or None for a timed search; got {depth!r}"
+        )
     if depth is None and (
         isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms < float("inf")
     ):
@@ -54,11 +57,12 @@ def best_move(
         _check_weights(weights)
     name = DEFAULT_PRESETS[algorithm] if preset is None else preset
     evaluate = presets.get(name).make(weights)
-    deadline = Deadline(None if depth is not None else think_ms, clock or time.perf_counter)
     if algorithm == "alphabeta":
         from .alphabeta import search
     else:
         from .expectimax import search
+    # The clock starts after the first call's lazy import, which is set-up, not thinking.
+    deadline = Deadline(None if depth is not None else think_ms, clock or time.perf_counter)
     result = search(board, evaluate, deadline, depth=depth)
     result.algorithm = algorithm
     result.preset = name
@@ -71,7 +75,7 @@ def _check_weights(weights: Mapping[str, float]) -> None:
     if not isinstance(weights, Mapping):
         raise ValueError(f"weights are a mapping of weight names to numbers, got {weights!r}")
     for key, value in weights.items():
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value or abs(value) == float("inf"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise ValueError(f"weight {key!r} must be a finite number, got {value!r}")
 
 

@@ -44,8 +44,8 @@ import gc
 from typing import Callable
 
 from ..board import COL_DOWN, COL_UP, DIRECTIONS, MOVERS, ROW_LEFT, ROW_RIGHT, Board, max_rank
+from ..columns import spread_tables
 from .clock import Deadline, TimeUp
-from .columns import spread_tables
 from .reduction import make_placements
 from .result import SearchResult
 
@@ -73,7 +73,8 @@ NATURAL_ORDER = (0, 1, 2, 3)
 
 def has_win_tile(board: Board) -> bool:
     """True when some cell holds rank 11 (2048) or more: bit 3 set and (bit 2, or bits 1 and 0)."""
-    return bool((board & EIGHTS) and ((board & EIGHTS) >> 3) & (((board & FOURS) >> 2) | ((board & TWOS) >> 1) & board & ONES))
+    eights = board & EIGHTS
+    return bool(eights and (eights >> 3) & (((board & FOURS) >> 2) | ((board & TWOS) >> 1) & board & ONES))
 
 
 class _Forgetful(dict):
@@ -106,6 +107,8 @@ def search(
     budget with it, 100.6 ms without).  The search makes no garbage cycles
     worth collecting early; the collector's previous state is restored.
     """
+    if depth is not None and depth > MAX_DEPTH:
+        raise ValueError(f"alpha-beta searches at most {MAX_DEPTH} player moves deep, got depth={depth}")
     was_enabled = gc.isenabled()
     gc.disable()
     try:
@@ -183,7 +186,11 @@ def _search(
                 continue
             moved = True
             nodes += 1
-            if win_possible and child & eights and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones):
+            if (
+                win_possible
+                and child & eights
+                and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones)
+            ):  # a tile of rank >= 11 (has_win_tile, inline)
                 value = win_score + depth
                 hints[board] = i
                 table[board] = (value, EXACT)
@@ -243,7 +250,11 @@ def _search(
                 continue
             moved = True
             nodes += 1
-            if win_possible and child & eights and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones):
+            if (
+                win_possible
+                and child & eights
+                and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones)
+            ):  # a tile of rank >= 11 (has_win_tile, inline)
                 value = win_score + 1
                 return alpha if value <= alpha else beta if value >= beta else value
             value = leaf_values.get(child)

@@ -30,7 +30,7 @@ from __future__ import annotations
 
 from ..board import Board, ROW_MASK
 from ..evaluation import classic
-from .columns import spread_tables
+from ..columns import spread_tables
 
 NIBBLE_LOW_BITS = 0x1111_1111_1111_1111
 COL_MASK = 0x000F_000F_000F_000F
@@ -137,7 +137,11 @@ def rank_mask(board: Board, rank: int) -> int:
 
 
 def placement_deltas(board: Board) -> list[tuple[int, int, int]]:
-    """(cell, rank, change of −smoothness + islands) for every placement, 2s first; the tested slow form of ``placements``."""
+    """(cell, rank, change of −smoothness + islands) for every placement, 2s first.
+
+    The incremental scoring of ``placements``, written plainly, one tuple per
+    placement, so the tests can hold each change against ``annoyance``.
+    """
     smooth = smoothness_table()
     out = []
     for rank in PLACED_RANKS:

@@ -15,7 +15,7 @@ Four tables of 65,536 ints (about 10 MB in CPython), built on first use (about
 
 from __future__ import annotations
 
-from ..board import ROW_MASK
+from .board import ROW_MASK
 
 _spread: tuple[list[int], list[int], list[int], list[int]] | None = None
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 
 from game2048 import board as B
-from game2048.search.columns import transposed
+from game2048.columns import transposed
 
 from strategies import boards, ranks
 
