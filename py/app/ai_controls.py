@@ -6,7 +6,8 @@ The rules that matter for a person watching:
 
 * the game is playable before the AI is: its buttons say "AI loading…" and
   stay disabled until the worker has built its tables;
-* a manual move or a new game stops autoplay; Stop takes effect before the
+* a manual move (any move key, swipe or drag, even one that changes nothing) or a new game
+  stops autoplay; Stop takes effect before the
   next move (a decision that arrives after Stop is dropped, and an AI move
   still queued is discarded);
 * autoplay pauses on the win overlay, and "Keep going" resumes it;
@@ -231,7 +232,7 @@ class AiControls:
         self.view.show_notice(f"AI error: {message}. Autoplay stopped; your game is kept.", error=True)
 
     def _on_session_event(self, event: str, intent: Intent, _payload: Any) -> None:
-        if event == "move" and intent.source == HUMAN:
+        if event in ("submitted", "move") and intent.kind == "move" and intent.source == HUMAN:
             self.stop_autoplay("Autoplay stopped by your move.")
         elif event == "restart":
             self.stop_autoplay("Autoplay stopped: new game.")

@@ -94,8 +94,14 @@ class PlaySession:
         self.view.show_overlays(self.game)
 
     def submit(self, intent: Intent) -> None:
-        """Queue an intent; the queue is drained in order by one task."""
+        """Queue an intent; the queue is drained in order by one task.
+
+        Listeners hear ``"submitted"`` at once, before the intent is applied: a key
+        pressed during autoplay must stop it even when that move turns out to change
+        nothing, and before the AI's next move.
+        """
         self.queue.append(intent)
+        self._notify("submitted", intent, None)
         if self._task is None or self._task.done():
             self._idle.clear()
             self.view.set_settled(False)

@@ -171,7 +171,8 @@ def test_listeners_hear_moves_with_their_source():
 
     async def scenario():
         session, _, _ = _session(Game.new(6))
-        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.source)))
+        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.source))
+                                 if event != "submitted" else None)
         session.submit(Intent.move("left", source=AI))
         session.submit(Intent.move("right"))
         session.submit(Intent("restart"))
@@ -179,3 +180,19 @@ def test_listeners_hear_moves_with_their_source():
 
     run_async(scenario)
     assert heard == [("move", AI), ("move", HUMAN), ("restart", HUMAN)]
+
+
+def test_listeners_hear_every_submitted_intent_at_once_even_a_move_that_changes_nothing():
+    heard: list[tuple[str, str]] = []
+
+    async def scenario():
+        game = Game.new(1)
+        game.board = from_rows([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4])
+        session, _, _ = _session(game)
+        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.direction.value)))
+        session.submit(Intent.move("left"))  # changes nothing
+        assert heard == [("submitted", "left")]  # heard before any await
+        await session.wait_idle()
+
+    run_async(scenario)
+    assert heard == [("submitted", "left")]
