@@ -223,3 +223,11 @@ def test_direction_accepts_strings_and_refuses_others() -> None:
     assert B.move(board, "right") == B.move(board, Direction.RIGHT)
     with pytest.raises(ValueError):
         B.move(board, "sideways")
+
+
+def test_tables_agree_with_the_plain_slide_on_every_line() -> None:
+    for key in range(1 << 16):
+        out, points = B._slide_left(B.line_ranks(key))
+        assert B.ROW_LEFT[key] == B.line_key(out) and B.SCORE_LEFT[key] == points
+        rev = B.reverse_line(key)
+        assert B.ROW_RIGHT[key] == B.reverse_line(B.ROW_LEFT[rev]) and B.SCORE_RIGHT[key] == B.SCORE_LEFT[rev]

@@ -22,9 +22,15 @@ def _config() -> dict:
     return tomllib.loads(CONFIG.read_text())
 
 
+CPYTHON_ONLY = {"bench.py", "bench_positions.py", "search/minimax_reference.py"}
+"""Engine modules the page never imports: the benchmark driver, its position generator, and the
+plain-minimax reference the tests compare alpha-beta with.  Shipping them would cost a fetch each."""
+
+
 def _is_lab(path: Path) -> bool:
-    """The lab (numpy, matplotlib, multiprocessing) is CPython-only and stays off the page."""
-    return any(part == "lab" or part.startswith("lab.") or part.startswith("lab_") for part in path.parts)
+    """The lab (numpy, matplotlib, multiprocessing) and the CPython-only tools stay off the page."""
+    return path.as_posix() in CPYTHON_ONLY or any(
+        part == "lab" or part.startswith("lab.") or part.startswith("lab_") for part in path.parts)
 
 
 def _listed_sources() -> dict[str, str]:
