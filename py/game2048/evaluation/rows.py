@@ -48,12 +48,9 @@ _CACHE_SIZE = 4
 _tables: dict[tuple[float, ...], list[float]] = {}
 
 
-def line_features(ranks: tuple[int, int, int, int], monotonicity_power: float = 4.0, sum_power: float = 3.5) -> dict[str, float]:
-    """The four raw features of one line (each ≥ 0; the evaluation adds or subtracts them)."""
-    empty = 0
-    merges = 0
-    prev = 0
-    counter = 0
+def empty_and_merges(ranks: tuple[int, int, int, int]) -> tuple[int, int]:
+    """Empty cells, and nneonneo's merge count: a run of k equal tiles (gaps skipped) counts k."""
+    empty = merges = prev = counter = 0
     for rank in ranks:
         if rank == 0:
             empty += 1
@@ -66,6 +63,12 @@ def line_features(ranks: tuple[int, int, int, int], monotonicity_power: float = 
         prev = rank
     if counter > 0:
         merges += 1 + counter
+    return empty, merges
+
+
+def line_features(ranks: tuple[int, int, int, int], monotonicity_power: float = 4.0, sum_power: float = 3.5) -> dict[str, float]:
+    """The four raw features of one line (each ≥ 0; the evaluation adds or subtracts them)."""
+    empty, merges = empty_and_merges(ranks)
     left = right = 0.0
     for a, b in zip(ranks, ranks[1:]):
         if a > b:
@@ -89,19 +92,7 @@ def _build_table(w: Mapping[str, float]) -> list[float]:
     table = [0.0] * (1 << 16)
     for key in range(1 << 16):
         ranks = line_ranks(key)
-        empty = merges = prev = counter = 0
-        for rank in ranks:
-            if rank == 0:
-                empty += 1
-                continue
-            if prev == rank:
-                counter += 1
-            elif counter > 0:
-                merges += 1 + counter
-                counter = 0
-            prev = rank
-        if counter > 0:
-            merges += 1 + counter
+        empty, merges = empty_and_merges(ranks)
         a, b, c, d = ranks
         pa, pb, pc, pd = mono_pow[a], mono_pow[b], mono_pow[c], mono_pow[d]
         left = right = 0.0
