@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from pagekit import read_board, read_score, replay
+from pagekit import read_board, read_score, replay, wait_settled
 from game2048.board import from_rows, to_rows
 from game2048.game import Game
 
@@ -36,6 +36,7 @@ def test_win_overlay_then_keep_going(open_page):
     page.keyboard.press("ArrowRight")  # paused on the overlay: nothing moves
     assert read_board(page) == to_rows(game.board)
     page.click("#keep-going")
+    wait_settled(page)  # the click only queues "keep going"; the queue applies it on the next turn
     assert not page.is_visible("#win-overlay")
     game.continue_after_win()
     page.keyboard.press("ArrowRight")
