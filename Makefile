@@ -55,7 +55,7 @@ test: deps chromium
 	@$(VPY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
-bench: deps
+bench: deps chromium
 	$(VPY) -m game2048.bench
 
 bench-load: deps chromium
