@@ -21,6 +21,11 @@ from game2048.game import Game, SavedStateError
 GAME_KEY = "game2048:game"
 BEST_KEY = "game2048:best"
 SETTINGS_KEY = "game2048:settings"
+DISCARDED_KEY = "game2048:discarded-game"
+"""Where a saved game that could not be restored is kept, as it was, so that nothing is lost for good."""
+
+
+KEPT = f" A copy of it is kept in this browser's storage as {DISCARDED_KEY!r}."
 
 
 class Backend(Protocol):
@@ -82,21 +87,30 @@ class Storage:
             return False
 
     def load_game(self) -> tuple[Game | None, str | None]:
-        """The saved game, or (None, notice) when there was one that could not be restored."""
+        """The saved game, or (None, notice) when there was one that could not be restored.
+
+        The refused save is moved, untouched, to ``DISCARDED_KEY`` (the last one
+        only): the new game must not overwrite the only copy of a player's game
+        that a future version, or a person, might still recover.
+        """
         raw = self._get(GAME_KEY)
         if raw is None:
             return None, None
         try:
             data = json.loads(raw)
         except ValueError:
-            self.clear_game()
-            return None, "Your saved game was damaged (not readable), so a new game has started."
+            self._discard(raw)
+            return None, "Your saved game was damaged (not readable), so a new game has started." + KEPT
         try:
             game = Game.from_dict(data)
         except SavedStateError as exc:
-            self.clear_game()
-            return None, f"Your saved game could not be restored ({exc}), so a new game has started."
+            self._discard(raw)
+            return None, f"Your saved game could not be restored ({exc}), so a new game has started." + KEPT
         return game, None
+
+    def _discard(self, raw: str) -> None:
+        self._set(DISCARDED_KEY, raw)
+        self.clear_game()
 
     def save_game(self, game: Game) -> bool:
         return self._set(GAME_KEY, json.dumps(game.to_dict(), separators=(",", ":")))

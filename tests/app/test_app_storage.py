@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from app.storage import BEST_KEY, GAME_KEY, SETTINGS_KEY, MemoryBackend, Storage
+from app.storage import BEST_KEY, DISCARDED_KEY, GAME_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from game2048.game import Game
 
 
@@ -33,6 +33,7 @@ def test_unreadable_saves_are_discarded_with_a_notice():
     game, notice = storage.load_game()
     assert game is None and "damaged" in notice
     assert storage.backend.getItem(GAME_KEY) is None
+    assert storage.backend.getItem(DISCARDED_KEY) == "{not json" and DISCARDED_KEY in notice
 
 
 def test_foreign_and_impossible_saves_are_discarded_with_the_reason():
@@ -42,6 +43,7 @@ def test_foreign_and_impossible_saves_are_discarded_with_the_reason():
         storage = _with(json.dumps(data))
         game, notice = storage.load_game()
         assert game is None and words in notice, notice
+        assert json.loads(storage.backend.getItem(DISCARDED_KEY)) == data
 
 
 def test_best_score_and_settings_tolerate_junk():
