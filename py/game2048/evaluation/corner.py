@@ -37,6 +37,7 @@ from array import array
 from typing import Callable, Mapping
 
 from ..board import Board, line_ranks, reverse_line
+from ..columns import spread_tables
 
 MATRICES: dict[str, tuple[tuple[int, ...], ...]] = {
     "row_snake": ((0, 1, 2, 3), (7, 6, 5, 4), (8, 9, 10, 11), (15, 14, 13, 12)),
@@ -50,7 +51,6 @@ DEFAULT_WEIGHTS: dict[str, float] = {"row_snake": 1.0, "spiral": 1.0, "zigzag": 
 FEATURE_WEIGHTS: tuple[str, ...] = tuple(MATRICES)
 """The matrix multipliers: each alone is one "feature" for the lab (``decay`` is a parameter)."""
 
-_COL = 0x000F_000F_000F_000F
 _CACHE_SIZE = 4
 _tables: dict[tuple[float, ...], list[tuple[array, array, array, array]]] = {}
 _reverse: list[int] | None = None
@@ -128,21 +128,18 @@ def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Boar
     w = {**DEFAULT_WEIGHTS, **(weights or {})}
     per_matrix = tables(w)
     rev = _reversal()
-    col = _COL
+    s0, s1, s2, s3 = spread_tables()
 
     def evaluate(board: Board) -> float:
         a0 = board & 0xFFFF
         a1 = (board >> 16) & 0xFFFF
         a2 = (board >> 32) & 0xFFFF
         a3 = board >> 48
-        x = board & col
-        c0 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-        x = (board >> 4) & col
-        c1 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-        x = (board >> 8) & col
-        c2 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-        x = (board >> 12) & col
-        c3 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
+        t = s0[a0] | s1[a1] | s2[a2] | s3[a3]  # the transposed board: its rows are the columns
+        c0 = t & 0xFFFF
+        c1 = (t >> 16) & 0xFFFF
+        c2 = (t >> 32) & 0xFFFF
+        c3 = t >> 48
         b0, b1, b2, b3 = rev[a0], rev[a1], rev[a2], rev[a3]
         d0, d1, d2, d3 = rev[c0], rev[c1], rev[c2], rev[c3]
         best = 0.0

@@ -60,6 +60,7 @@ from __future__ import annotations
 from typing import Callable
 
 from ..board import COL_DOWN, COL_UP, DIRECTIONS, ROW_LEFT, ROW_RIGHT, Board
+from ..columns import spread_tables
 from .clock import Deadline, TimeUp
 from .result import SearchResult
 
@@ -81,8 +82,10 @@ MAX_DEPTH = 64
 TWO_PROBABILITY = 0.9
 FOUR_PROBABILITY = 0.1
 
-_COL = 0x000F_000F_000F_000F
 _ONES = 0x1111_1111_1111_1111
+
+
+_S0, _S1, _S2, _S3 = spread_tables()
 
 
 def afterstates(board: Board) -> tuple[Board, Board, Board, Board]:
@@ -92,14 +95,11 @@ def afterstates(board: Board) -> tuple[Board, Board, Board, Board]:
     r1 = (board >> 16) & 0xFFFF
     r2 = (board >> 32) & 0xFFFF
     r3 = board >> 48
-    x = board & _COL
-    c0 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-    x = (board >> 4) & _COL
-    c1 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-    x = (board >> 8) & _COL
-    c2 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-    x = (board >> 12) & _COL
-    c3 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
+    t = _S0[r0] | _S1[r1] | _S2[r2] | _S3[r3]  # the transposed board: its rows are the columns
+    c0 = t & 0xFFFF
+    c1 = (t >> 16) & 0xFFFF
+    c2 = (t >> 32) & 0xFFFF
+    c3 = t >> 48
     return (
         U[c0] | (U[c1] << 4) | (U[c2] << 8) | (U[c3] << 12),
         R[r0] | (R[r1] << 16) | (R[r2] << 32) | (R[r3] << 48),
@@ -138,7 +138,8 @@ class _Searcher:
         leaf_get = leaf.get
         expired = deadline.expired if deadline is not None else None
         L, R, U, D = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
-        col, ones = _COL, _ONES
+        ones = _ONES
+        s0, s1, s2, s3 = _S0, _S1, _S2, _S3
         p2, p4 = TWO_PROBABILITY, FOUR_PROBABILITY
         spawns = ((1, p2), (2, p4))
         me = self
@@ -149,14 +150,11 @@ class _Searcher:
             r1 = (board >> 16) & 0xFFFF
             r2 = (board >> 32) & 0xFFFF
             r3 = board >> 48
-            x = board & col
-            c0 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-            x = (board >> 4) & col
-            c1 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-            x = (board >> 8) & col
-            c2 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-            x = (board >> 12) & col
-            c3 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
+            t = s0[r0] | s1[r1] | s2[r2] | s3[r3]  # the transposed board: its rows are the columns
+            c0 = t & 0xFFFF
+            c1 = (t >> 16) & 0xFFFF
+            c2 = (t >> 32) & 0xFFFF
+            c3 = t >> 48
             best = None
             n = 1
             for after in (
@@ -192,14 +190,11 @@ class _Searcher:
             parent's with that row's (or column's) table entry swapped by XOR.
             """
             r = (board & 0xFFFF, (board >> 16) & 0xFFFF, (board >> 32) & 0xFFFF, board >> 48)
-            x = board & col
-            c0 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-            x = (board >> 4) & col
-            c1 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-            x = (board >> 8) & col
-            c2 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
-            x = (board >> 12) & col
-            c3 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & 0xFFFF
+            t = s0[r[0]] | s1[r[1]] | s2[r[2]] | s3[r[3]]  # the transposed board: its rows are the columns
+            c0 = t & 0xFFFF
+            c1 = (t >> 16) & 0xFFFF
+            c2 = (t >> 32) & 0xFFFF
+            c3 = t >> 48
             c = (c0, c1, c2, c3)
             up0 = U[c0] | (U[c1] << 4) | (U[c2] << 8) | (U[c3] << 12)
             down0 = D[c0] | (D[c1] << 4) | (D[c2] << 8) | (D[c3] << 12)
