@@ -34,6 +34,24 @@ def _tile_axis(ax: Any, lo: int, hi: int) -> None:
     ax.set_xlim(lo - 0.5, hi + 0.5)
 
 
+def _save(fig: Any, path: Path) -> Path:
+    """Write the figure and free it (a lab run draws many; pyplot keeps every open one alive)."""
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return path
+
+
+def _label_rows_and_save(fig: Any, ax: Any, labels: Sequence[str], xlabel: str, title: str, path: Path) -> Path:
+    """Name the rows of a horizontal box chart (first group on top), title it and save it."""
+    ax.set_yticks(range(1, len(labels) + 1))
+    ax.set_yticklabels(labels)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.invert_yaxis()
+    return _save(fig, path)
+
+
 def max_tile_distribution(groups: Mapping[str, Sequence[int]], path: Path, title: str) -> Path:
     """One row per group: a box of log2(max tile) with every game as a point."""
     labels = list(groups)
@@ -43,17 +61,9 @@ def max_tile_distribution(groups: Mapping[str, Sequence[int]], path: Path, title
     _horizontal_boxes(ax, data, widths=0.5, showfliers=False)
     for i, values in enumerate(data, start=1):
         ax.scatter(values, i + rng.uniform(-0.15, 0.15, len(values)), s=12, alpha=0.6)
-    ax.set_yticks(range(1, len(labels) + 1))
-    ax.set_yticklabels(labels)
     all_values = np.concatenate(data)
     _tile_axis(ax, int(all_values.min()), int(all_values.max()))
-    ax.set_xlabel("max tile (log2 scale)")
-    ax.set_title(title)
-    ax.invert_yaxis()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _label_rows_and_save(fig, ax, labels, "max tile (log2 scale)", title, path)
 
 
 def score_distribution(groups: Mapping[str, Sequence[float]], path: Path, title: str) -> Path:
@@ -61,15 +71,7 @@ def score_distribution(groups: Mapping[str, Sequence[float]], path: Path, title:
     labels = list(groups)
     fig, ax = plt.subplots(figsize=(9, 1.2 + 0.6 * len(labels)))
     _horizontal_boxes(ax, [np.asarray(groups[k], dtype=float) for k in labels], widths=0.5)
-    ax.set_yticks(range(1, len(labels) + 1))
-    ax.set_yticklabels(labels)
-    ax.set_xlabel("score")
-    ax.set_title(title)
-    ax.invert_yaxis()
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+    return _label_rows_and_save(fig, ax, labels, "score", title, path)
 
 
 def table_and_reach_chart(
@@ -93,7 +95,5 @@ def table_and_reach_chart(
     ax_chart.set_ylim(0, 105)
     ax_chart.legend(fontsize=8)
     fig.suptitle(title)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    _save(fig, path)
     return path
