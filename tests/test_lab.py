@@ -11,13 +11,14 @@ from game2048.game import Game
 from game2048.lab import cli
 from game2048.lab.config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from game2048.lab.experiments import feature_configs, run_compare, run_features
-from game2048.lab.play import play_game, play_games, public
+from game2048.lab.play import play_game, play_games
+from game2048.lab.records import to_json
 from game2048.lab.summary import summarize
 from game2048.search import best_move
 
 TINY = PlayConfig(algorithm="expectimax", depth=1, stop_tile=0)
 
-TIMING_FIELDS = {"think_ms_p50", "think_ms_p99", "think_ms_max", "seconds", "_think_ms"}
+TIMING_FIELDS = {"think_ms_p50", "think_ms_p99", "think_ms_max", "seconds", "_think_ms", "move_think_ms"}
 
 
 def _without_timing(record: dict) -> dict:
@@ -62,11 +63,13 @@ def test_tiny_run_summary_fields(tiny_records):
 
 
 def test_json_line_fields(tiny_records):
-    line = json.loads(json.dumps(public(tiny_records[0])))
+    line = json.loads(json.dumps(to_json(tiny_records[0])))
     assert set(line) == {
         "seed", "max_tile", "score", "moves", "reached_stop", "lost", "think_ms_p50", "think_ms_p99", "think_ms_max",
         "depth_median", "depth_p10", "nodes", "seconds", "algorithm", "preset", "weights", "think_ms", "depth", "stop_tile",
+        "move_think_ms", "move_depths",
     }
+    assert line["move_depths"] == [1] * line["moves"] and len(line["move_think_ms"]) == line["moves"]
     assert (line["algorithm"], line["preset"], line["weights"], line["depth"], line["think_ms"], line["stop_tile"]) == (
         "expectimax", "rows", {}, 1, None, 0,
     )

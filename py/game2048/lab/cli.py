@@ -1,21 +1,24 @@
-"""The lab's command line: ``python -m game2048.lab run | features | compare``.
+"""The lab's command line: ``python -m game2048.lab run | features | compare | summary``.
 
 Examples::
 
     python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl
+    python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl --resume
+    python -m game2048.lab summary ex.jsonl
     python -m game2048.lab run --games 50 --seed-start 1 --depth 3 --stop-tile 2048
     python -m game2048.lab features --preset classic --games 20 --depth 2 --report reports/classic-features
     python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
-``--think-ms`` measures what the page would do on this machine.
+``--think-ms`` measures what the page would do on this machine.  ``run --out``
+saves each game as it ends; after an interruption the same command with
+``--resume`` plays only the games the file does not hold yet.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -23,7 +26,8 @@ from typing import Sequence
 from ..search import ALGORITHMS
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
-from .play import default_jobs, play_games, public
+from .play import default_jobs, play_games
+from .records import RecordFile, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
@@ -49,7 +53,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play N seeded games with one configuration and summarise them")
     _common(run)
-    run.add_argument("--out", type=Path, help="write one JSON line per game here")
+    run.add_argument("--out", type=Path, help="write one JSON line per game here, each as soon as it ends")
+    run.add_argument("--resume", action="store_true", help="keep the games --out already holds and play only the others")
     feat = sub.add_parser("features", help="each feature of a preset alone as the evaluation, then the full preset")
     _common(feat)
     feat.add_argument("--report", type=Path, required=True, help="folder for report.md, charts and games.jsonl")
@@ -60,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="e.g. alphabeta:classic or expectimax:rows:sum_weight=12 (repeat, at least twice)",
     )
     comp.add_argument("--report", type=Path, help="folder for report.md, the table+chart PNG and games.jsonl")
+    summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
+    summ.add_argument("files", type=Path, nargs="+", help="JSON-lines files written by run --out")
     return parser
 
 
@@ -82,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "summary":
+            _summary(args.files)
+            return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, got {args.jobs}")
@@ -89,12 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "run":
             config = _config(args)
             print(f"{config.label()}, stop tile {config.stop_tile or 'none'}; {_describe(seeds, args.jobs)}", flush=True)
-            records = play_games(seeds, config, jobs=args.jobs, progress=progress)
-            if args.out:
-                args.out.parent.mkdir(parents=True, exist_ok=True)
-                with args.out.open("w") as f:
-                    for r in records:
-                        f.write(json.dumps(public(r)) + "\n")
+            records = _run(config, seeds, args.jobs, progress, args.out, args.resume)
             print(format_games(records))
             print(format_summary(summarize(records), config.stop_tile))
             if args.out:
@@ -115,9 +120,55 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(text_table(COMPARE_COLUMNS, rows))
             if args.report:
                 print(f"report written to {args.report / 'report.md'}")
-    except (ConfigError, ValueError) as exc:
+    except (ConfigError, ValueError, OSError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
     return 0
+
+
+def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, out: Path | None, resume: bool) -> list[dict]:
+    """Play the seeds ``out`` does not hold yet (all of them without ``resume``), saving each game as it ends."""
+    if resume and out is None:
+        raise ConfigError("--resume needs --out, the file whose games it keeps")
+    done, others = resumable(out, config, seeds) if resume and out is not None else ({}, [])
+    to_play = [seed for seed in seeds if seed not in done]
+    if done:
+        print(f"{len(done)} of {len(seeds)} games read back from {out}; playing the other {len(to_play)}", flush=True)
+    sink = RecordFile(out, keep=[*others, *done.values()]) if out is not None else None
+    try:
+        played = play_games(to_play, config, jobs=jobs, progress=progress, on_record=sink.add if sink else None) if to_play else []
+    except KeyboardInterrupt:
+        if sink is not None:
+            sink.close()
+            print(f"\n{len(sink.records)} finished games are in {out}; the same command with --resume plays the rest", file=sys.stderr)
+        raise
+    if sink is not None:
+        sink.finish()
+    by_seed = {**done, **{r["seed"]: r for r in played}}
+    return [by_seed[seed] for seed in seeds]
+
+
+def _summary(files: Sequence[Path]) -> None:
+    """Print what ``run`` printed, from saved games (several files are summarised together)."""
+    records = [record for path in files for record in read(path)]
+    if not records:
+        raise ConfigError(f"no games in {', '.join(map(str, files))}")
+    stops = {r.get("stop_tile", 0) for r in records}
+    configs = sorted({_played_with(r).label() for r in records})
+    print(f"{len(records)} games; {', '.join(configs)}")
+    print(format_games(records))
+    print(format_summary(summarize(records), stops.pop() if len(stops) == 1 else 0))
+
+
+def _played_with(record: dict) -> PlayConfig:
+    """The configuration a saved game names (for its label; not checked, the game is already played)."""
+    return PlayConfig(
+        algorithm=str(record.get("algorithm")),
+        preset=record.get("preset"),
+        weights=record.get("weights") or {},
+        think_ms=record.get("think_ms") or 0.0,
+        depth=record.get("depth"),
+        stop_tile=record.get("stop_tile") or 0,
+    )

@@ -25,7 +25,8 @@ from typing import Any, Sequence
 from ..evaluation import presets
 from . import charts
 from .config import FEATURE_WEIGHTS, PlayConfig
-from .play import play_games, public
+from .play import play_games
+from .records import to_json
 from .summary import COMPARE_COLUMNS, compare_rows, markdown_table, summarize
 
 
@@ -46,7 +47,7 @@ def _write_jsonl(path: Path, labelled: Sequence[tuple[str, Sequence[dict[str, An
     with path.open("w") as f:
         for label, records in labelled:
             for r in records:
-                f.write(json.dumps({"group": label, **public(r)}) + "\n")
+                f.write(json.dumps({"group": label, **to_json(r)}) + "\n")
 
 
 def _command_line() -> str:

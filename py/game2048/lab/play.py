@@ -40,8 +40,8 @@ Record = dict[str, Any]
 def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] | None = None) -> Record:
     """Play one seeded game with ``config``; ``report(seed, moves)`` is called every few moves.
 
-    The record's ``_think_ms`` and ``_depths`` (every move's values) are for the
-    summary and are left out of the JSON lines.
+    The record's ``_think_ms`` and ``_depths`` hold every move's values, for the
+    summary (``records`` writes them as ``move_think_ms`` and ``move_depths``).
     """
     game = Game.new(seed)
     stop_rank = rank_of(config.stop_tile) if config.stop_tile else None
@@ -94,11 +94,6 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
     }
 
 
-def public(record: Record) -> Record:
-    """The record as written to JSON lines: without the per-move lists."""
-    return {k: v for k, v in record.items() if not k.startswith("_")}
-
-
 _worker_queue: Any = None
 
 
@@ -120,9 +115,18 @@ def default_jobs() -> int:
 
 
 def play_games(
-    seeds: Sequence[int], config: PlayConfig, jobs: int | None = None, progress: bool = True, label: str = ""
+    seeds: Sequence[int],
+    config: PlayConfig,
+    jobs: int | None = None,
+    progress: bool = True,
+    label: str = "",
+    on_record: Callable[[Record], None] | None = None,
 ) -> list[Record]:
-    """Play one game per seed, on ``jobs`` processes (default: every core); records in seed order."""
+    """Play one game per seed, on ``jobs`` processes (default: every core); records in seed order.
+
+    ``on_record`` is called with each record as soon as its game ends (in the
+    order games end), so a caller can save it before the batch is over.
+    """
     config.check()  # fails fast, and builds the tables before the workers fork
     jobs = default_jobs() if jobs is None else jobs
     if jobs < 1:
@@ -134,14 +138,18 @@ def play_games(
             for seed in seeds:
                 record = play_game(seed, config, bar.moves)
                 bar.game_done(seed, record["moves"])
+                if on_record is not None:
+                    on_record(record)
                 records.append(record)
             return records
-        return _play_in_pool(seeds, config, min(jobs, len(seeds)), bar)
+        return _play_in_pool(seeds, config, min(jobs, len(seeds)), bar, on_record)
     finally:
         bar.close()
 
 
-def _play_in_pool(seeds: Sequence[int], config: PlayConfig, jobs: int, bar: Progress) -> list[Record]:
+def _play_in_pool(
+    seeds: Sequence[int], config: PlayConfig, jobs: int, bar: Progress, on_record: Callable[[Record], None] | None
+) -> list[Record]:
     ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
     ctx = ctx or multiprocessing.get_context()
     q = ctx.Queue()
@@ -158,4 +166,6 @@ def _play_in_pool(seeds: Sequence[int], config: PlayConfig, jobs: int, bar: Prog
                 if i not in done and task.ready():
                     done[i] = task.get()  # re-raises a worker's exception here, with its message
                     bar.game_done(seeds[i], done[i]["moves"])
+                    if on_record is not None:
+                        on_record(done[i])
         return [done[i] for i in range(len(pending))]

@@ -1,0 +1,146 @@
+"""The lab's game records on disk: one JSON line per game, written as each game ends, read back to resume.
+
+A 100 ms run played to the end takes hours; a run that keeps its games in
+memory until the last one finishes loses all of them to one Ctrl-C or a closed
+terminal.  So ``run --out`` appends each game the moment it ends (the file is
+only ever a list of finished games), rewrites the file in seed order once the
+batch is done, and ``run --resume`` reads the games already there back instead
+of playing them again.
+
+A line holds the per-game fields the summary prints (seed, max tile, score,
+moves, think-time p50/p99/max, depth median/p10, ...), the configuration that
+played the game, and every move's think time and completed depth
+(``move_think_ms``, ``move_depths``), so a summary of games read back is the
+same summary as of games just played, percentiles over every move included.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from .config import ConfigError, PlayConfig
+
+Record = dict[str, Any]
+
+PER_MOVE_FIELDS = {"_think_ms": "move_think_ms", "_depths": "move_depths"}
+"""In-memory per-move lists → their names in a line (underscored names stay out of tables and reports)."""
+
+CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile")
+"""The fields of a line that say how its game was played; a resumed run must match them all."""
+
+
+def to_json(record: Record) -> Record:
+    """The record as a JSON object: per-move lists renamed, think times rounded to 0.01 ms."""
+    out: Record = {}
+    for key, value in record.items():
+        if key == "_think_ms":
+            out[PER_MOVE_FIELDS[key]] = [round(x, 2) for x in value]
+        elif key in PER_MOVE_FIELDS:
+            out[PER_MOVE_FIELDS[key]] = list(value)
+        elif not key.startswith("_"):
+            out[key] = value
+    return out
+
+
+def from_json(data: Record) -> Record:
+    """A line read back as the record ``play_game`` returned (per-move lists under their in-memory names)."""
+    record = dict(data)
+    for private, public in PER_MOVE_FIELDS.items():
+        if public in record:
+            record[private] = record.pop(public)
+    return record
+
+
+def to_line(record: Record) -> str:
+    return json.dumps(to_json(record)) + "\n"
+
+
+def read(path: Path) -> list[Record]:
+    """Every game in a records file.
+
+    A last line cut short (the process was killed while writing it) is dropped,
+    since that game will simply be played again; a broken line anywhere else
+    means the file is not a records file, and is refused with its line number.
+    """
+    records = []
+    lines = path.read_text().splitlines()
+    for number, text in enumerate(lines, start=1):
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text)
+            if not isinstance(data, dict) or not isinstance(data.get("seed"), int):
+                raise ValueError("not a game record")
+        except ValueError as exc:
+            if number == len(lines):
+                continue
+            raise ConfigError(f"{path}:{number} is not a game record ({exc}); give another --out") from None
+        records.append(from_json(data))
+    return records
+
+
+def matches(record: Record, config: PlayConfig) -> bool:
+    """True when ``record``'s game was played with ``config``."""
+    wanted = config.to_dict()
+    return all(record.get(field) == wanted[field] for field in CONFIG_FIELDS)
+
+
+def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dict[int, Record], list[Record]]:
+    """(games of ``seeds`` already in ``path``, by seed; the file's other games, to keep).
+
+    Games of another configuration cannot be mixed into this run's summary, and
+    dropping them would lose someone's hours of play, so such a file is refused.
+    """
+    if not path.exists():
+        return {}, []
+    wanted = set(seeds)
+    done: dict[int, Record] = {}
+    others: list[Record] = []
+    for record in read(path):
+        if not matches(record, config):
+            found = {field: record.get(field) for field in CONFIG_FIELDS}
+            raise ConfigError(
+                f"{path} holds games of another configuration ({found}); resume with that configuration or give another --out"
+            )
+        if record["seed"] in wanted:
+            done[record["seed"]] = record
+        else:
+            others.append(record)
+    return done, others
+
+
+class RecordFile:
+    """Appends each finished game to ``path`` at once; ``finish`` rewrites the file sorted by seed.
+
+    ``keep`` are records already in the file (a resumed run): the file is
+    rewritten with them first, so it never holds a line twice.
+    """
+
+    def __init__(self, path: Path, keep: Iterable[Record] = ()) -> None:
+        self.path = path
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.records: list[Record] = list(keep)
+        self._write_all(self.records)
+        self._file = path.open("a")
+
+    def add(self, record: Record) -> None:
+        self.records.append(record)
+        self._file.write(to_line(record))
+        self._file.flush()
+
+    def finish(self) -> None:
+        """Close, and leave the games in seed order (a temporary file and a rename: no moment without them)."""
+        self._file.close()
+        self._write_all(sorted(self.records, key=lambda r: r["seed"]))
+
+    def close(self) -> None:
+        self._file.close()
+
+    def _write_all(self, records: Sequence[Record]) -> None:
+        temporary = self.path.with_name(self.path.name + ".tmp")
+        with temporary.open("w") as f:
+            f.writelines(to_line(r) for r in records)
+        os.replace(temporary, self.path)

@@ -1,0 +1,119 @@
+"""Saved lab games: each game on disk as it ends, an interrupted run resumed, saved games summarised again."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from game2048.lab import cli, play
+from game2048.lab.config import ConfigError, PlayConfig
+from game2048.lab.records import RecordFile, from_json, read, resumable, to_json, to_line
+
+RUN = ["run", "--algorithm", "expectimax", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress"]
+CONFIG = PlayConfig(algorithm="expectimax", depth=1, stop_tile=64)
+
+
+def _seeds_in(path) -> list[int]:
+    return [json.loads(line)["seed"] for line in path.read_text().splitlines()]
+
+
+def _without_timing(printed: str) -> str:
+    """The per-game table and reach lines (think times are rounded to 0.01 ms on disk)."""
+    return "\n".join(line for line in printed.splitlines() if not line.startswith(("think ms", "games:", "games written")))
+
+
+def test_a_record_survives_the_round_trip_through_a_line():
+    record = play.play_game(3, CONFIG)
+    back = from_json(json.loads(to_line(record)))
+    assert back["_depths"] == record["_depths"]
+    assert back["_think_ms"] == pytest.approx(record["_think_ms"], abs=0.005)
+    assert {k: v for k, v in back.items() if k != "_think_ms"} == {k: v for k, v in record.items() if k != "_think_ms"}
+    assert not any(key.startswith("_") for key in to_json(record))
+
+
+def test_each_game_is_on_disk_as_soon_as_it_ends_and_resume_plays_only_the_rest(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "games.jsonl"
+    real_play_game = play.play_game
+
+    def interrupted_at_seed_3(seed, config, report=None):
+        if seed == 3:
+            assert _seeds_in(out) == [1, 2]  # the two finished games are saved before the third ends
+            raise KeyboardInterrupt
+        return real_play_game(seed, config, report)
+
+    monkeypatch.setattr(play, "play_game", interrupted_at_seed_3)
+    assert cli.main(RUN + ["--seeds", "1-4", "--out", str(out)]) == 130
+    assert _seeds_in(out) == [1, 2]
+    assert "--resume" in capsys.readouterr().err
+
+    played = []
+
+    def counting(seed, config, report=None):
+        played.append(seed)
+        return real_play_game(seed, config, report)
+
+    monkeypatch.setattr(play, "play_game", counting)
+    assert cli.main(RUN + ["--seeds", "1-4", "--out", str(out), "--resume"]) == 0
+    resumed = capsys.readouterr().out
+    assert played == [3, 4] and "2 of 4 games read back" in resumed
+    assert _seeds_in(out) == [1, 2, 3, 4]
+
+    fresh = tmp_path / "fresh.jsonl"
+    assert cli.main(RUN + ["--seeds", "1-4", "--out", str(fresh)]) == 0
+    assert _without_timing(resumed.split("\n", 2)[2]) == _without_timing(capsys.readouterr().out.split("\n", 1)[1])
+
+
+def test_resume_keeps_games_of_other_seeds_and_never_writes_a_game_twice(tmp_path):
+    out = tmp_path / "games.jsonl"
+    assert cli.main(RUN + ["--seeds", "1,2", "--out", str(out)]) == 0
+    assert cli.main(RUN + ["--seeds", "2,3", "--out", str(out), "--resume"]) == 0
+    assert _seeds_in(out) == [1, 2, 3]
+
+
+def test_resume_refuses_a_file_of_another_configuration(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert cli.main(RUN + ["--seeds", "1", "--out", str(out)]) == 0
+    before = out.read_text()
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["run", "--algorithm", "expectimax", "--depth", "2", "--stop-tile", "64", "--seeds", "1", "--out", str(out), "--resume"])
+    assert exit_info.value.code == 2
+    assert "another configuration" in capsys.readouterr().err
+    assert out.read_text() == before
+
+
+def test_resume_without_out_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        cli.main(RUN + ["--seeds", "1", "--resume"])
+    assert "--resume needs --out" in capsys.readouterr().err
+
+
+def test_a_last_line_cut_short_is_played_again_and_a_broken_middle_line_is_refused(tmp_path):
+    out = tmp_path / "games.jsonl"
+    sink = RecordFile(out)
+    sink.add(play.play_game(1, CONFIG))
+    sink.add(play.play_game(2, CONFIG))
+    sink.close()
+    text = out.read_text()
+    out.write_text(text[: len(text) - 40])  # killed while writing the second line
+    done, others = resumable(out, CONFIG, [1, 2])
+    assert sorted(done) == [1] and others == []
+    out.write_text("not json\n" + text)
+    with pytest.raises(ConfigError, match=r"games.jsonl:1 is not a game record"):
+        read(out)
+
+
+def test_summary_prints_what_run_printed(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    assert cli.main(RUN + ["--seeds", "1-3", "--out", str(out)]) == 0
+    ran = capsys.readouterr().out
+    assert cli.main(["summary", str(out)]) == 0
+    summarised = capsys.readouterr().out
+    assert summarised.startswith("3 games; expectimax:rows depth 1")
+    assert _without_timing(summarised.split("\n", 1)[1]) == _without_timing(ran.split("\n", 1)[1])
+
+
+def test_summary_of_a_missing_file_is_a_message(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["summary", str(tmp_path / "nothing.jsonl")])
+    assert exit_info.value.code == 2 and "nothing.jsonl" in capsys.readouterr().err
