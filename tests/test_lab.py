@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -185,3 +189,17 @@ def test_cli_refuses_bad_input_with_a_message(capsys):
     with pytest.raises(SystemExit):
         cli.main(["compare", "--config", "expectimax:rows", "--games", "1"])
     assert "at least two" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("algorithm", ["alphabeta", "expectimax"])
+def test_check_loads_the_search_before_the_first_move_is_timed(algorithm):
+    # In a fresh interpreter: the algorithm's module is imported lazily by best_move, and that import (with its
+    # tables) must not land in the first move's think time.
+    code = (
+        "import sys; from game2048.lab.config import PlayConfig; "
+        f"assert 'game2048.search.{algorithm}' not in sys.modules; "
+        f"PlayConfig(algorithm='{algorithm}', depth=1).check(); "
+        f"print('game2048.search.{algorithm}' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "py")})
+    assert out.stdout.strip() == "True"

@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any, Mapping
 
-from ..board import rank_of
+from ..board import from_rows, rank_of
 from ..evaluation import classic, corner, presets, rows, snake
-from ..search import ALGORITHMS, DEFAULT_PRESETS
+from ..search import ALGORITHMS, DEFAULT_PRESETS, best_move
 
 FEATURE_WEIGHTS: dict[str, tuple[str, ...]] = {
     "classic": tuple(classic.DEFAULT_WEIGHTS),
@@ -57,7 +57,7 @@ class PlayConfig:
         return data
 
     def check(self) -> "PlayConfig":
-        """Raise ``ConfigError`` unless every field is playable; also builds the evaluation's tables once."""
+        """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once."""
         if self.algorithm not in ALGORITHMS:
             raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {list(ALGORITHMS)}")
         if self.depth is not None and self.depth < 1:
@@ -75,7 +75,13 @@ class PlayConfig:
             presets.get(self.preset_name).make(self.weights)
         except ValueError as exc:
             raise ConfigError(str(exc)) from None
+        # A depth-1 search imports the algorithm's module and builds its tables now, so that neither is
+        # counted in the first move's think time (the page's worker warms up the same way).
+        best_move(_WARM_UP_BOARD, depth=1, algorithm=self.algorithm, preset=self.preset_name, weights=dict(self.weights) or None)
         return self
+
+
+_WARM_UP_BOARD = from_rows([[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]])
 
 
 def parse_weights(text: str | None) -> dict[str, float]:
