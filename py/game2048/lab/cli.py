@@ -139,7 +139,7 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
     sink = RecordFile(out, keep=[*others, *done.values()]) if out is not None else None
     try:
         played = play_games(to_play, config, jobs=jobs, progress=progress, on_record=sink.add if sink else None) if to_play else []
-    except KeyboardInterrupt:
+    except BaseException:  # an interrupt or a failed game: what finished is on disk, say how to go on
         if sink is not None:
             sink.close()
             print(f"\n{len(sink.records)} finished games are in {out}; the same command with --resume plays the rest", file=sys.stderr)
