@@ -117,3 +117,31 @@ def test_summary_of_a_missing_file_is_a_message(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["summary", str(tmp_path / "nothing.jsonl")])
     assert exit_info.value.code == 2 and "nothing.jsonl" in capsys.readouterr().err
+
+
+def test_summary_keeps_configurations_apart_and_pools_one_configuration_over_files(tmp_path, capsys):
+    first, more, other = tmp_path / "a.jsonl", tmp_path / "b.jsonl", tmp_path / "c.jsonl"
+    assert cli.main(RUN + ["--seeds", "1-2", "--out", str(first)]) == 0
+    assert cli.main(RUN + ["--seeds", "3", "--out", str(more)]) == 0
+    assert cli.main(RUN[:3] + ["--depth", "2"] + RUN[5:] + ["--seeds", "1", "--out", str(other)]) == 0
+    capsys.readouterr()
+    assert cli.main(["summary", str(first), str(other), str(more)]) == 0
+    printed = capsys.readouterr().out
+    blocks = printed.split("\n\n")
+    assert [block.splitlines()[0] for block in blocks] == [
+        "3 games; expectimax:rows depth 1, stop tile 64",
+        "1 games; expectimax:rows depth 2, stop tile 64",
+    ]
+    assert "games: 3 " in blocks[0] and "games: 1 " in blocks[1]
+
+
+def test_summary_refuses_a_seed_saved_twice_for_one_configuration(tmp_path, capsys):
+    first, again = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    assert cli.main(RUN + ["--seeds", "1-2", "--out", str(first)]) == 0
+    assert cli.main(RUN + ["--seeds", "2", "--out", str(again)]) == 0
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["summary", str(first), str(again)])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert "seed 2 of expectimax:rows depth 1 is saved twice" in err and "a.jsonl" in err and "b.jsonl" in err

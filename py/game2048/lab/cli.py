@@ -27,7 +27,7 @@ from ..search import ALGORITHMS
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
 from .play import default_jobs, play_games
-from .records import RecordFile, read, resumable
+from .records import RecordFile, config_key, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
@@ -151,15 +151,40 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
 
 
 def _summary(files: Sequence[Path]) -> None:
-    """Print what ``run`` printed, from saved games (several files are summarised together)."""
-    records = [record for path in files for record in read(path)]
-    if not records:
+    """Print what ``run`` printed, from saved games: one table and summary per configuration found.
+
+    Files are summarised together, so the games of one configuration spread
+    over several files (a run continued on other seeds) count as one sample.
+    Games of different configurations are never pooled: a summary of
+    alpha-beta stopped at 2048 and expectimax played to the end would describe
+    neither.  A seed saved twice for one configuration is refused: at a fixed
+    depth it is the same game counted twice, at a think time a second sample
+    of one seed, and either way not what "N seeded games" means.
+    """
+    groups: dict[str, list[dict]] = {}
+    where: dict[tuple[str, int], Path] = {}
+    for path in files:
+        for record in read(path):
+            key = config_key(record)
+            seed = record["seed"]
+            if (key, seed) in where:
+                raise ConfigError(
+                    f"seed {seed} of {_played_with(record).label()} is saved twice ({where[key, seed]} and {path}); "
+                    "summarise those files separately"
+                )
+            where[key, seed] = path
+            groups.setdefault(key, []).append(record)
+    if not groups:
         raise ConfigError(f"no games in {', '.join(map(str, files))}")
-    stops = {r.get("stop_tile", 0) for r in records}
-    configs = sorted({_played_with(r).label() for r in records})
-    print(f"{len(records)} games; {', '.join(configs)}")
-    print(format_games(records))
-    print(format_summary(summarize(records), stops.pop() if len(stops) == 1 else 0))
+    blocks = []
+    for records in groups.values():
+        records.sort(key=lambda r: r["seed"])
+        config = _played_with(records[0])
+        blocks.append(
+            f"{len(records)} games; {config.label()}, stop tile {config.stop_tile or 'none'}\n"
+            f"{format_games(records)}\n{format_summary(summarize(records), config.stop_tile)}"
+        )
+    print("\n\n".join(blocks))
 
 
 def _played_with(record: dict) -> PlayConfig:

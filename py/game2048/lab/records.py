@@ -88,6 +88,11 @@ def matches(record: Record, config: PlayConfig) -> bool:
     return all(record.get(field) == wanted[field] for field in CONFIG_FIELDS)
 
 
+def config_key(record: Record) -> str:
+    """The configuration that played ``record``'s game, as one comparable string (weights in name order)."""
+    return json.dumps({field: record.get(field) for field in CONFIG_FIELDS}, sort_keys=True)
+
+
 def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dict[int, Record], list[Record]]:
     """(games of ``seeds`` already in ``path``, by seed; the file's other games, to keep).
 
