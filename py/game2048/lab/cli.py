@@ -100,8 +100,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             config = _config(args)
             print(f"{config.label()}, stop tile {config.stop_tile or 'none'}; {_describe(seeds, args.jobs)}", flush=True)
             records = _run(config, seeds, args.jobs, progress, args.out, args.resume)
-            print(format_games(records))
-            print(format_summary(summarize(records), config.stop_tile))
+            print(_report(records, config))
             if args.out:
                 print(f"games written to {args.out}")
         elif args.command == "features":
@@ -161,8 +160,8 @@ def _summary(files: Sequence[Path]) -> None:
     depth it is the same game counted twice, at a think time a second sample
     of one seed, and either way not what "N seeded games" means.
     """
-    groups: dict[str, list[dict]] = {}
-    where: dict[tuple[str, int], Path] = {}
+    groups: dict[tuple, list[dict]] = {}
+    where: dict[tuple[tuple, int], Path] = {}
     for path in files:
         for record in read(path):
             key = config_key(record)
@@ -180,11 +179,13 @@ def _summary(files: Sequence[Path]) -> None:
     for records in groups.values():
         records.sort(key=lambda r: r["seed"])
         config = _played_with(records[0])
-        blocks.append(
-            f"{len(records)} games; {config.label()}, stop tile {config.stop_tile or 'none'}\n"
-            f"{format_games(records)}\n{format_summary(summarize(records), config.stop_tile)}"
-        )
+        blocks.append(f"{len(records)} games; {config.label()}, stop tile {config.stop_tile or 'none'}\n{_report(records, config)}")
     print("\n\n".join(blocks))
+
+
+def _report(records: Sequence[dict], config: PlayConfig) -> str:
+    """The per-game table and the summary, as ``run`` and ``summary`` both print them."""
+    return f"{format_games(records)}\n{format_summary(summarize(records), config.stop_tile)}"
 
 
 def _played_with(record: dict) -> PlayConfig:

@@ -82,15 +82,17 @@ def read(path: Path) -> list[Record]:
     return records
 
 
+def config_key(record: Record) -> tuple[Any, ...]:
+    """The configuration that played ``record``'s game, as one hashable value: equal keys, same configuration."""
+    return tuple(
+        tuple(sorted(value.items())) if isinstance(value, dict) else value
+        for value in (record.get(field) for field in CONFIG_FIELDS)
+    )
+
+
 def matches(record: Record, config: PlayConfig) -> bool:
     """True when ``record``'s game was played with ``config``."""
-    wanted = config.to_dict()
-    return all(record.get(field) == wanted[field] for field in CONFIG_FIELDS)
-
-
-def config_key(record: Record) -> str:
-    """The configuration that played ``record``'s game, as one comparable string (weights in name order)."""
-    return json.dumps({field: record.get(field) for field in CONFIG_FIELDS}, sort_keys=True)
+    return config_key(record) == config_key(config.to_dict())
 
 
 def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dict[int, Record], list[Record]]:
