@@ -45,7 +45,8 @@ def test_each_game_is_on_disk_as_soon_as_it_ends_and_resume_plays_only_the_rest(
     monkeypatch.setattr(play, "play_game", interrupted_at_seed_3)
     assert cli.main(RUN + ["--seeds", "1-4", "--out", str(out)]) == 130
     assert _seeds_in(out) == [1, 2]
-    assert "--resume" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "2 games finished" in err and "--resume" in err
 
     played = []
 
@@ -113,6 +114,11 @@ def test_summary_prints_what_run_printed(tmp_path, capsys):
     assert _without_timing(summarised.split("\n", 1)[1]) == _without_timing(ran.split("\n", 1)[1])
 
 
+def test_a_run_of_one_game_says_so_in_the_singular(capsys):
+    assert cli.main(RUN + ["--seeds", "5"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("1 game, seed 5, 1 process(es)")
+
+
 def test_summary_of_a_missing_file_is_a_message(tmp_path, capsys):
     with pytest.raises(SystemExit) as exit_info:
         cli.main(["summary", str(tmp_path / "nothing.jsonl")])
@@ -130,7 +136,7 @@ def test_summary_keeps_configurations_apart_and_pools_one_configuration_over_fil
     blocks = printed.split("\n\n")
     assert [block.splitlines()[0] for block in blocks] == [
         "3 games; expectimax:rows depth 1, stop tile 64",
-        "1 games; expectimax:rows depth 2, stop tile 64",
+        "1 game; expectimax:rows depth 2, stop tile 64",
     ]
     assert "games: 3 " in blocks[0] and "games: 1 " in blocks[1]
 

@@ -82,7 +82,13 @@ def _config(args: argparse.Namespace) -> PlayConfig:
 
 
 def _describe(seeds: Sequence[int], jobs: int) -> str:
-    return f"{len(seeds)} games, seeds {seeds[0]}..{seeds[-1]}, {min(jobs, len(seeds))} process(es)"
+    which = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}..{seeds[-1]}"
+    return f"{_games(len(seeds))}, {which}, {min(jobs, len(seeds))} process(es)"
+
+
+def _games(count: int) -> str:
+    """``1 game``, ``2 games``: counts in messages read as a person would write them."""
+    return f"{count} game" if count == 1 else f"{count} games"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -141,7 +147,7 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
     except BaseException:  # an interrupt or a failed game: what finished is on disk, say how to go on
         if sink is not None:
             sink.close()
-            print(f"\n{len(sink.records)} finished games are in {out}; the same command with --resume plays the rest", file=sys.stderr)
+            print(f"\n{_games(len(sink.records))} finished: they are in {out}; the same command with --resume plays the rest", file=sys.stderr)
         raise
     if sink is not None:
         sink.finish()
@@ -179,7 +185,7 @@ def _summary(files: Sequence[Path]) -> None:
     for records in groups.values():
         records.sort(key=lambda r: r["seed"])
         config = _played_with(records[0])
-        blocks.append(f"{len(records)} games; {config.label()}, stop tile {config.stop_tile or 'none'}\n{_report(records, config)}")
+        blocks.append(f"{_games(len(records))}; {config.label()}, stop tile {config.stop_tile or 'none'}\n{_report(records, config)}")
     print("\n\n".join(blocks))
 
 
