@@ -140,7 +140,7 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
     done, others = resumable(out, config, seeds) if resume and out is not None else ({}, [])
     to_play = [seed for seed in seeds if seed not in done]
     if done:
-        print(f"{len(done)} of {len(seeds)} games read back from {out}; playing the other {len(to_play)}", flush=True)
+        print(f"{len(done)} of {_games(len(seeds))} read back from {out}; playing the other {len(to_play)}", flush=True)
     sink = RecordFile(out, keep=[*others, *done.values()]) if out is not None else None
     try:
         played = play_games(to_play, config, jobs=jobs, progress=progress, on_record=sink.add if sink else None) if to_play else []
