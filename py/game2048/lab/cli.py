@@ -104,7 +104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         progress = not args.no_progress
         if args.command == "run":
             config = _config(args)
-            print(f"{config.label()}, stop tile {config.stop_tile or 'none'}; {_describe(seeds, args.jobs)}", flush=True)
+            print(f"{_heading(config)}; {_describe(seeds, args.jobs)}", flush=True)
             records = _run(config, seeds, args.jobs, progress, args.out, args.resume)
             print(_report(records, config))
             if args.out:
@@ -185,8 +185,13 @@ def _summary(files: Sequence[Path]) -> None:
     for records in groups.values():
         records.sort(key=lambda r: r["seed"])
         config = _played_with(records[0])
-        blocks.append(f"{_games(len(records))}; {config.label()}, stop tile {config.stop_tile or 'none'}\n{_report(records, config)}")
+        blocks.append(f"{_games(len(records))}; {_heading(config)}\n{_report(records, config)}")
     print("\n\n".join(blocks))
+
+
+def _heading(config: PlayConfig) -> str:
+    """What played the games, as ``run`` and ``summary`` both head their tables with it."""
+    return f"{config.label()}, stop tile {config.stop_tile or 'none'}"
 
 
 def _report(records: Sequence[dict], config: PlayConfig) -> str:

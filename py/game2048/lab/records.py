@@ -90,11 +90,6 @@ def config_key(record: Record) -> tuple[Any, ...]:
     )
 
 
-def matches(record: Record, config: PlayConfig) -> bool:
-    """True when ``record``'s game was played with ``config``."""
-    return config_key(record) == config_key(config.to_dict())
-
-
 def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dict[int, Record], list[Record]]:
     """(games of ``seeds`` already in ``path``, by seed; the file's other games, to keep).
 
@@ -104,10 +99,11 @@ def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dic
     if not path.exists():
         return {}, []
     wanted = set(seeds)
+    key = config_key(config.to_dict())
     done: dict[int, Record] = {}
     others: list[Record] = []
     for record in read(path):
-        if not matches(record, config):
+        if config_key(record) != key:
             found = {field: record.get(field) for field in CONFIG_FIELDS}
             raise ConfigError(
                 f"{path} holds games of another configuration ({found}); resume with that configuration or give another --out"
