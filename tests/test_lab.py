@@ -71,7 +71,7 @@ def test_json_line_fields(tiny_records):
     assert set(line) == {
         "seed", "max_tile", "score", "moves", "reached_stop", "lost", "think_ms_p50", "think_ms_p99", "think_ms_max",
         "depth_median", "depth_p10", "nodes", "seconds", "algorithm", "preset", "weights", "think_ms", "depth", "stop_tile",
-        "move_think_ms", "move_depths",
+        "reductions", "move_think_ms", "move_depths",
     }
     assert line["move_depths"] == [1] * line["moves"] and len(line["move_think_ms"]) == line["moves"]
     assert (line["algorithm"], line["preset"], line["weights"], line["depth"], line["think_ms"], line["stop_tile"]) == (
@@ -174,6 +174,7 @@ def test_seeds_parse_and_refuse():
         (PlayConfig(preset="rows", weights={"empty": 1.0}), "empty_weight"),
         (PlayConfig(stop_tile=3), "stop tile"),
         (PlayConfig(depth=0), "depth"),
+        (PlayConfig(algorithm="expectimax", reductions=True), "alpha-beta option"),
     ],
 )
 def test_bad_configs_are_refused_before_playing(config, message):

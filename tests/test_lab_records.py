@@ -151,3 +151,27 @@ def test_summary_refuses_a_seed_saved_twice_for_one_configuration(tmp_path, caps
     err = capsys.readouterr().err
     assert exit_info.value.code == 2
     assert "seed 2 of expectimax:rows depth 1 is saved twice" in err and "a.jsonl" in err and "b.jsonl" in err
+
+
+def test_games_with_reductions_are_another_configuration_and_old_lines_were_played_without_them(tmp_path, capsys):
+    # Lines written before late-move reductions existed have no "reductions" field; their alpha-beta games were
+    # played by the exact search, so they pool and resume with the exact search and never with --reductions.
+    exact, reduced = tmp_path / "exact.jsonl", tmp_path / "reduced.jsonl"
+    alphabeta = ["run", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress", "--seeds", "1"]
+    assert cli.main(alphabeta + ["--out", str(exact)]) == 0
+    assert cli.main(alphabeta + ["--reductions", "--out", str(reduced)]) == 0
+    assert [json.loads(line)["reductions"] for line in (exact.read_text(), reduced.read_text())] == [False, True]
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "reductions"}) + "\n" for line in exact.read_text().splitlines()))
+    capsys.readouterr()
+    assert cli.main(["summary", str(old), str(reduced)]) == 0
+    heads = [block.splitlines()[0] for block in capsys.readouterr().out.split("\n\n")]
+    assert heads == [
+        "1 game; alphabeta:classic depth 1, stop tile 64",
+        "1 game; alphabeta:classic reductions depth 1, stop tile 64",
+    ]
+    assert cli.main(alphabeta + ["--seeds", "1-2", "--out", str(old), "--resume"]) == 0
+    assert _seeds_in(old) == [1, 2]
+    with pytest.raises(SystemExit):
+        cli.main(alphabeta + ["--reductions", "--seeds", "1-2", "--out", str(old), "--resume"])
+    assert "another configuration" in capsys.readouterr().err

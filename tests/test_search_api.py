@@ -50,6 +50,8 @@ def test_weights_reach_the_evaluation() -> None:
         ({"depth": 61}, "at most 60 player moves deep"),
         ({"think_ms": 0}, "think_ms is a positive number"),
         ({"think_ms": "fast"}, "think_ms is a positive number"),
+        ({"reductions": "no"}, "reductions is True or False"),
+        ({"algorithm": "expectimax", "reductions": True}, "belong to alpha-beta"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_clear_message(kwargs: dict, message: str) -> None:

@@ -1,4 +1,4 @@
-"""The lab's command line: ``python -m game2048.lab run | features | compare | summary``.
+"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | agreement``.
 
 Examples::
 
@@ -8,6 +8,7 @@ Examples::
     python -m game2048.lab run --games 50 --seed-start 1 --depth 3 --stop-tile 2048
     python -m game2048.lab features --preset classic --games 20 --depth 2 --report reports/classic-features
     python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
+    python -m game2048.lab agreement --games 3 --seed-start 2001 --reference-depth 10 --think-ms 100
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
@@ -24,10 +25,12 @@ from pathlib import Path
 from typing import Sequence
 
 from ..search import ALGORITHMS
+from .agreement import Searcher, measure
+from .agreement import report as agreement_report
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
 from .play import default_jobs, play_games
-from .records import RecordFile, config_key, read, resumable
+from .records import RecordFile, config_key, played_reductions, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
@@ -44,6 +47,10 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
     timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
     timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
     parser.add_argument("--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)")
+    parser.add_argument(
+        "--reductions", action="store_true",
+        help="alpha-beta with late-move reductions: deeper, not stronger (see README)",
+    )
     parser.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
@@ -65,6 +72,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="e.g. alphabeta:classic or expectimax:rows:sum_weight=12 (repeat, at least twice)",
     )
     comp.add_argument("--report", type=Path, help="folder for report.md, the table+chart PNG and games.jsonl")
+    agree = sub.add_parser(
+        "agreement", help="how often alpha-beta picks the move of a deeper exact search, on positions from seeded games"
+    )
+    agree.add_argument("--games", type=int, default=3, help="games the positions come from (default 3)")
+    agree.add_argument("--seed-start", type=int, default=2001, help="first seed (default 2001: not a run's seeds)")
+    agree.add_argument("--seeds", help="explicit seeds, e.g. 2001-2003 (overrides --games)")
+    agree.add_argument("--reference-depth", type=int, default=10, help="depth of the exact reference search (default 10)")
+    agree.add_argument("--think-ms", type=float, default=100.0, help="think time of the searches compared (default 100)")
+    agree.add_argument("--depths", default="8,9", help="fixed depths of the exact search, for the slope (default 8,9)")
+    agree.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
     summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
     summ.add_argument("files", type=Path, nargs="+", help="JSON-lines files written by run --out")
     return parser
@@ -78,6 +95,7 @@ def _config(args: argparse.Namespace) -> PlayConfig:
         think_ms=args.think_ms,
         depth=args.depth,
         stop_tile=args.stop_tile,
+        reductions=args.reductions,
     ).check()
 
 
@@ -97,6 +115,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "summary":
             _summary(args.files)
+            return 0
+        if args.command == "agreement":
+            _agreement(args)
             return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:
@@ -119,7 +140,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             if len(args.config) < 2:
                 raise ConfigError("compare needs at least two --config")
-            configs = [parse_config_spec(spec, args.think_ms, args.depth, args.stop_tile) for spec in args.config]
+            configs = [
+                parse_config_spec(spec, args.think_ms, args.depth, args.stop_tile, args.reductions)
+                for spec in args.config
+            ]
             print(f"{len(configs)} configurations; {_describe(seeds, args.jobs)} each", flush=True)
             _, _, rows = run_compare(configs, seeds, args.report, args.jobs, progress)
             print(text_table(COMPARE_COLUMNS, rows))
@@ -153,6 +177,26 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
         sink.finish()
     by_seed = {**done, **{r["seed"]: r for r in played}}
     return [by_seed[seed] for seed in seeds]
+
+
+def _agreement(args: argparse.Namespace) -> None:
+    """The move-agreement table: the timed search without and with reductions, then the fixed depths."""
+    seeds = parse_seeds(args.seeds, args.games, args.seed_start)
+    if args.jobs < 1:
+        raise ConfigError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.reference_depth < 1 or not args.think_ms > 0:
+        raise ConfigError("--reference-depth must be at least 1 and --think-ms positive")
+    try:
+        depths = [int(part) for part in args.depths.split(",") if part.strip()]
+    except ValueError:
+        raise ConfigError(f"--depths is a list of whole numbers such as 8,9; got {args.depths!r}") from None
+    if any(depth < 1 for depth in depths):
+        raise ConfigError(f"--depths must be at least 1, got {args.depths!r}")
+    searchers = [Searcher(think_ms=args.think_ms), Searcher(think_ms=args.think_ms, reductions=True)]
+    searchers += [Searcher(depth=depth) for depth in depths]
+    print(f"positions from {_describe(seeds, args.jobs)}", flush=True)
+    count, rows = measure(seeds, args.reference_depth, searchers, args.jobs)
+    print(agreement_report(count, args.reference_depth, rows))
 
 
 def _summary(files: Sequence[Path]) -> None:
@@ -208,4 +252,5 @@ def _played_with(record: dict) -> PlayConfig:
         think_ms=record.get("think_ms") or 0.0,
         depth=record.get("depth"),
         stop_tile=record.get("stop_tile") or 0,
+        reductions=played_reductions(record),
     )

@@ -36,6 +36,8 @@ class PlayConfig:
     think_ms: float = 100.0
     depth: int | None = None
     stop_tile: int = 2048
+    reductions: bool = False
+    """Alpha-beta's late-move reductions (off: the exact search, the default)."""
 
     @property
     def preset_name(self) -> str:
@@ -46,6 +48,8 @@ class PlayConfig:
         text = f"{self.algorithm}:{self.preset_name}"
         if self.weights:
             text += "[" + ",".join(f"{k}={v:g}" for k, v in self.weights.items()) + "]"
+        if self.reductions:
+            text += " reductions"
         return text + (f" depth {self.depth}" if self.depth is not None else f" {self.think_ms:g} ms")
 
     def to_dict(self) -> dict[str, Any]:
@@ -60,6 +64,8 @@ class PlayConfig:
         """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once."""
         if self.algorithm not in ALGORITHMS:
             raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {list(ALGORITHMS)}")
+        if self.reductions and self.algorithm != "alphabeta":
+            raise ConfigError(f"--reductions is an alpha-beta option; {self.algorithm} has no reductions")
         if self.depth is not None and self.depth < 1:
             raise ConfigError(f"depth must be at least 1, got {self.depth}")
         if self.depth is None and not self.think_ms > 0:
@@ -77,7 +83,14 @@ class PlayConfig:
             raise ConfigError(str(exc)) from None
         # A depth-1 search imports the algorithm's module and builds its tables now, so that neither is
         # counted in the first move's think time (the page's worker warms up the same way).
-        best_move(_WARM_UP_BOARD, depth=1, algorithm=self.algorithm, preset=self.preset_name, weights=dict(self.weights) or None)
+        best_move(
+            _WARM_UP_BOARD,
+            depth=1,
+            algorithm=self.algorithm,
+            preset=self.preset_name,
+            weights=dict(self.weights) or None,
+            reductions=self.reductions,
+        )
         return self
 
 
@@ -104,13 +117,20 @@ def parse_weights(text: str | None) -> dict[str, float]:
     return weights
 
 
-def parse_config_spec(spec: str, think_ms: float, depth: int | None, stop_tile: int) -> PlayConfig:
-    """``algorithm[:preset[:name=value,...]]`` (``compare --config``) with the shared time, depth and stop tile."""
+def parse_config_spec(
+    spec: str, think_ms: float, depth: int | None, stop_tile: int, reductions: bool = False
+) -> PlayConfig:
+    """``algorithm[:preset[:name=value,...]]`` (``compare --config``) with the shared time, depth, stop tile, reductions.
+
+    ``reductions=True`` (``--reductions``) applies to the alpha-beta configurations only.
+    """
     parts = spec.split(":", 2)
     algorithm = parts[0].strip()
     preset = parts[1].strip() or None if len(parts) > 1 else None
     weights = parse_weights(parts[2]) if len(parts) > 2 else {}
-    return PlayConfig(algorithm, preset, weights, think_ms, depth, stop_tile).check()
+    return PlayConfig(
+        algorithm, preset, weights, think_ms, depth, stop_tile, reductions and algorithm == "alphabeta"
+    ).check()
 
 
 def parse_seeds(seeds: str | None, games: int | None, seed_start: int) -> list[int]:

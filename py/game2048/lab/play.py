@@ -61,6 +61,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
             algorithm=config.algorithm,
             preset=preset,
             weights=dict(config.weights) or None,
+            reductions=config.reductions,
         )
         think.append((time.perf_counter() - t0) * 1000.0)
         depths.append(result.depth)

@@ -28,7 +28,7 @@ Record = dict[str, Any]
 PER_MOVE_FIELDS = {"_think_ms": "move_think_ms", "_depths": "move_depths"}
 """In-memory per-move lists → their names in a line (underscored names stay out of tables and reports)."""
 
-CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile")
+CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile", "reductions")
 """The fields of a line that say how its game was played; a resumed run must match them all."""
 
 
@@ -82,12 +82,16 @@ def read(path: Path) -> list[Record]:
     return records
 
 
+def played_reductions(record: Record) -> bool:
+    """Whether the game's search had late-move reductions; lines written before they existed were played without."""
+    return bool(record.get("reductions", False))
+
+
 def config_key(record: Record) -> tuple[Any, ...]:
     """The configuration that played ``record``'s game, as one hashable value: equal keys, same configuration."""
-    return tuple(
-        tuple(sorted(value.items())) if isinstance(value, dict) else value
-        for value in (record.get(field) for field in CONFIG_FIELDS)
-    )
+    values = {field: record.get(field) for field in CONFIG_FIELDS}
+    values["reductions"] = played_reductions(record)
+    return tuple(tuple(sorted(value.items())) if isinstance(value, dict) else value for value in values.values())
 
 
 def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dict[int, Record], list[Record]]:

@@ -31,6 +31,7 @@ def best_move(
     preset: str | None = None,
     weights: Mapping[str, float] | None = None,
     clock: Clock | None = None,
+    reductions: bool = False,
 ) -> SearchResult:
     """Choose a move for ``board``.
 
@@ -38,8 +39,10 @@ def best_move(
     deepening, the clock read inside the search); ``depth=N`` searches exactly
     N player moves with no time limit, the same on every machine.  ``preset``
     and ``weights`` pick the evaluation (``None``: the algorithm's default);
-    ``clock`` replaces ``time.perf_counter`` (tests).  On a lost board the
-    result's move is None and its depth 0.
+    ``clock`` replaces ``time.perf_counter`` (tests).  ``reductions=True``
+    switches alpha-beta's late-move reductions on (deeper, not stronger: see
+    ``alphabeta``); expectimax has none.
+    On a lost board the result's move is None and its depth 0.
     """
     if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
         raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
@@ -53,17 +56,25 @@ def best_move(
         isinstance(think_ms, bool) or not isinstance(think_ms, (int, float)) or not 0 < think_ms < float("inf")
     ):
         raise ValueError(f"think_ms is a positive number of milliseconds, got {think_ms!r}")
+    if not isinstance(reductions, bool):
+        raise ValueError(f"reductions is True or False, got {reductions!r}")
+    if reductions and algorithm != "alphabeta":
+        raise ValueError(f"late-move reductions belong to alpha-beta; {algorithm} has none")
     if weights is not None:
         _check_weights(weights)
     name = DEFAULT_PRESETS[algorithm] if preset is None else preset
     evaluate = presets.get(name).make(weights)
     if algorithm == "alphabeta":
         from .alphabeta import search
+
+        options = {"reductions": reductions}
     else:
         from .expectimax import search
+
+        options = {}
     # The clock starts after the first call's lazy import, which is set-up, not thinking.
     deadline = Deadline(None if depth is not None else think_ms, clock or time.perf_counter)
-    result = search(board, evaluate, deadline, depth=depth)
+    result = search(board, evaluate, deadline, depth=depth, **options)
     result.algorithm = algorithm
     result.preset = name
     result.think_ms = None if depth is not None else float(think_ms)
