@@ -10,7 +10,8 @@ the slope), so a change that buys depth shows up as agreement, in minutes.
 
 It is a proxy: the reference is itself only a deeper search of the same
 reduced tree with the same evaluation, so agreement says nothing about a new
-evaluation, and a change that wins agreement still needs games.  Positions
+evaluation, and a change that wins agreement still needs games (late-move
+reductions won agreement and lost games, README).  Positions
 come from the second half of games (from ``FROM_MOVE``), where the games are
 lost; they are played by the exact search at a fixed depth, so they are the
 same on every machine.
