@@ -19,7 +19,6 @@ same on every machine.
 
 from __future__ import annotations
 
-import multiprocessing
 import statistics
 from dataclasses import dataclass
 from typing import Sequence
@@ -27,6 +26,7 @@ from typing import Sequence
 from ..board import Board, max_rank
 from ..game import Game
 from ..search import best_move
+from .play import pool_context
 from .summary import text_table
 
 POSITION_DEPTH = 5
@@ -43,7 +43,7 @@ STOP_RANK = 11
 class Searcher:
     """One way of choosing a move: a think time or a fixed depth, with or without late-move reductions."""
 
-    think_ms: float | None = None
+    think_ms: float = 100.0
     depth: int | None = None
     reductions: bool = False
 
@@ -52,7 +52,7 @@ class Searcher:
         return budget + (", reductions" if self.reductions else "")
 
     def move(self, board: Board) -> tuple[str, int]:
-        result = best_move(board, think_ms=self.think_ms or 100, depth=self.depth, reductions=self.reductions)
+        result = best_move(board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions)
         return (result.move.value if result.move else ""), result.depth
 
 
@@ -81,12 +81,10 @@ def _choose(args: tuple[Searcher, Board]) -> tuple[str, int]:
 
 
 def _map(function, items: Sequence, jobs: int) -> list:
-    """``map`` on ``jobs`` processes (forked where the platform can, so tables built once are shared)."""
+    """``map`` on ``jobs`` processes, as the lab's games are played (``play.pool_context``)."""
     if jobs == 1:
         return [function(item) for item in items]
-    methods = multiprocessing.get_all_start_methods()
-    ctx = multiprocessing.get_context("fork" if "fork" in methods else None)
-    with ctx.Pool(jobs) as pool:
+    with pool_context().Pool(jobs) as pool:
         return pool.map(function, items, chunksize=4)
 
 

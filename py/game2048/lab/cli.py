@@ -34,11 +34,20 @@ from .records import RecordFile, config_key, played_reductions, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
-def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
+def _seed_options(parser: argparse.ArgumentParser, games: int = 10, seed_start: int = 1, why: str = "") -> None:
+    """``--games``, ``--seed-start``, ``--seeds``: every command that plays seeded games reads them (``parse_seeds``)."""
     seeds = parser.add_argument_group("games")
-    seeds.add_argument("--games", type=int, default=10, help="number of games (default 10)")
-    seeds.add_argument("--seed-start", type=int, default=1, help="first seed (default 1)")
+    seeds.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
+    seeds.add_argument("--seed-start", type=int, default=seed_start, help=f"first seed (default {seed_start}{why})")
     seeds.add_argument("--seeds", help="explicit seeds, e.g. 1,2,10-14 (overrides --games)")
+
+
+def _jobs_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
+
+
+def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
+    _seed_options(parser)
     if config:
         parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
         parser.add_argument("--preset", help="evaluation preset (default: the algorithm's own)")
@@ -51,7 +60,7 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
         "--reductions", action="store_true",
         help="alpha-beta with late-move reductions: deeper, not stronger (see README)",
     )
-    parser.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
+    _jobs_option(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
 
 
@@ -75,13 +84,11 @@ def build_parser() -> argparse.ArgumentParser:
     agree = sub.add_parser(
         "agreement", help="how often alpha-beta picks the move of a deeper exact search, on positions from seeded games"
     )
-    agree.add_argument("--games", type=int, default=3, help="games the positions come from (default 3)")
-    agree.add_argument("--seed-start", type=int, default=2001, help="first seed (default 2001: not a run's seeds)")
-    agree.add_argument("--seeds", help="explicit seeds, e.g. 2001-2003 (overrides --games)")
+    _seed_options(agree, games=3, seed_start=2001, why=": not a run's seeds")
     agree.add_argument("--reference-depth", type=int, default=10, help="depth of the exact reference search (default 10)")
     agree.add_argument("--think-ms", type=float, default=100.0, help="think time of the searches compared (default 100)")
     agree.add_argument("--depths", default="8,9", help="fixed depths of the exact search, for the slope (default 8,9)")
-    agree.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
+    _jobs_option(agree)
     summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
     summ.add_argument("files", type=Path, nargs="+", help="JSON-lines files written by run --out")
     return parser
@@ -116,12 +123,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "summary":
             _summary(args.files)
             return 0
-        if args.command == "agreement":
-            _agreement(args)
-            return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, got {args.jobs}")
+        if args.command == "agreement":
+            _agreement(args, seeds)
+            return 0
         progress = not args.no_progress
         if args.command == "run":
             config = _config(args)
@@ -179,11 +186,8 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
     return [by_seed[seed] for seed in seeds]
 
 
-def _agreement(args: argparse.Namespace) -> None:
+def _agreement(args: argparse.Namespace, seeds: Sequence[int]) -> None:
     """The move-agreement table: the timed search without and with reductions, then the fixed depths."""
-    seeds = parse_seeds(args.seeds, args.games, args.seed_start)
-    if args.jobs < 1:
-        raise ConfigError(f"--jobs must be at least 1, got {args.jobs}")
     if args.reference_depth < 1 or not args.think_ms > 0:
         raise ConfigError("--reference-depth must be at least 1 and --think-ms positive")
     try:

@@ -111,6 +111,11 @@ def _play_in_worker(seed: int, config: PlayConfig) -> Record:
     return play_game(seed, config, _report_to_queue)
 
 
+def pool_context() -> Any:
+    """Forked workers where the platform can fork: they inherit the tables the parent built, instead of building their own."""
+    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+
+
 def default_jobs() -> int:
     return os.cpu_count() or 1
 
@@ -151,8 +156,7 @@ def play_games(
 def _play_in_pool(
     seeds: Sequence[int], config: PlayConfig, jobs: int, bar: Progress, on_record: Callable[[Record], None] | None
 ) -> list[Record]:
-    ctx = multiprocessing.get_context("fork") if "fork" in multiprocessing.get_all_start_methods() else None
-    ctx = ctx or multiprocessing.get_context()
+    ctx = pool_context()
     q = ctx.Queue()
     with ctx.Pool(jobs, initializer=_init_worker, initargs=(q,)) as pool:
         pending = [pool.apply_async(_play_in_worker, (seed, config)) for seed in seeds]
