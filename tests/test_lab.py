@@ -71,7 +71,7 @@ def test_json_line_fields(tiny_records):
     assert set(line) == {
         "seed", "max_tile", "score", "moves", "reached_stop", "lost", "think_ms_p50", "think_ms_p99", "think_ms_max",
         "depth_median", "depth_p10", "nodes", "seconds", "algorithm", "preset", "weights", "think_ms", "depth", "stop_tile",
-        "reductions", "move_think_ms", "move_depths",
+        "reductions", "rescue", "move_think_ms", "move_depths",
     }
     assert line["move_depths"] == [1] * line["moves"] and len(line["move_think_ms"]) == line["moves"]
     assert (line["algorithm"], line["preset"], line["weights"], line["depth"], line["think_ms"], line["stop_tile"]) == (
@@ -145,6 +145,18 @@ def test_compare_report(tmp_path):
     assert "| expectimax:rows[empty_weight=300] depth 1 | 2 |" in (tmp_path / "report.md").read_text()
 
 
+def test_compare_applies_the_alphabeta_options_to_the_alphabeta_configurations_only():
+    alphabeta, expectimax = (
+        parse_config_spec(spec, 100.0, 1, 64, reductions=True, rescue=False) for spec in ("alphabeta", "expectimax")
+    )
+    assert (alphabeta.reductions, alphabeta.rescues) == (True, False)
+    assert alphabeta.label() == "alphabeta:classic reductions no-rescue depth 1"
+    assert (expectimax.reductions, expectimax.rescues) == (False, False)
+    assert expectimax.label() == "expectimax:rows depth 1"
+    default = parse_config_spec("alphabeta", 100.0, 1, 64)
+    assert default.rescues and default.to_dict()["rescue"] is True and default.label() == "alphabeta:classic depth 1"
+
+
 # ---------------------------------------------------------------- refused input
 
 
@@ -175,6 +187,7 @@ def test_seeds_parse_and_refuse():
         (PlayConfig(stop_tile=3), "stop tile"),
         (PlayConfig(depth=0), "depth"),
         (PlayConfig(algorithm="expectimax", reductions=True), "alpha-beta option"),
+        (PlayConfig(algorithm="expectimax", rescue=True), "rescue search is an alpha-beta option"),
     ],
 )
 def test_bad_configs_are_refused_before_playing(config, message):

@@ -175,3 +175,30 @@ def test_games_with_reductions_are_another_configuration_and_old_lines_were_play
     with pytest.raises(SystemExit):
         cli.main(alphabeta + ["--reductions", "--seeds", "1-2", "--out", str(old), "--resume"])
     assert "another configuration" in capsys.readouterr().err
+
+
+def test_the_rescue_search_is_on_by_default_and_old_lines_were_played_without_it(tmp_path, capsys):
+    # Lines written before the rescue search existed have no "rescue" field; their alpha-beta games were played
+    # without it, so they pool and resume with --no-rescue and never with today's default.
+    rescued, plain = tmp_path / "rescued.jsonl", tmp_path / "plain.jsonl"
+    alphabeta = ["run", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress", "--seeds", "1"]
+    assert cli.main(alphabeta + ["--out", str(rescued)]) == 0
+    assert cli.main(alphabeta + ["--no-rescue", "--out", str(plain)]) == 0
+    assert [json.loads(line)["rescue"] for line in (rescued.read_text(), plain.read_text())] == [True, False]
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "rescue"}) + "\n" for line in plain.read_text().splitlines()))
+    capsys.readouterr()
+    assert cli.main(["summary", str(old), str(rescued)]) == 0
+    heads = [block.splitlines()[0] for block in capsys.readouterr().out.split("\n\n")]
+    assert heads == [
+        "1 game; alphabeta:classic no-rescue depth 1, stop tile 64",
+        "1 game; alphabeta:classic depth 1, stop tile 64",
+    ]
+    assert cli.main(alphabeta + ["--no-rescue", "--seeds", "1-2", "--out", str(old), "--resume"]) == 0
+    assert _seeds_in(old) == [1, 2]
+    with pytest.raises(SystemExit):
+        cli.main(alphabeta + ["--seeds", "1-2", "--out", str(old), "--resume"])
+    assert "another configuration" in capsys.readouterr().err
+    expectimax = ["run", "--algorithm", "expectimax", "--depth", "1", "--stop-tile", "16", "--jobs", "1", "--no-progress"]
+    assert cli.main(expectimax + ["--seeds", "1", "--out", str(tmp_path / "em.jsonl")]) == 0
+    assert json.loads((tmp_path / "em.jsonl").read_text())["rescue"] is False

@@ -56,6 +56,23 @@ def test_fast_placements_with_many_small_equal_tiles(board: int) -> None:
     assert R.make_placements()(board) == R.direct_placements(board)
 
 
+@given(boards(rank_strategy=st.integers(0, 4)))
+def test_twos_only_placements_equal_the_direct_ones_with_rank_1(board: int) -> None:
+    # The rescue search's computer: the most annoying 2s, even where a 4 would annoy more.
+    twos = R.make_placements(twos_only=True)(board)
+    assert twos == R.direct_placements(board, ranks=(1,))
+    assert all(B.count_empty(child) == B.count_empty(board) - 1 for child in twos)
+    assert all(R.rank_mask(child, 1) != R.rank_mask(board, 1) for child in twos)
+
+
+def test_twos_only_keeps_the_worst_two_where_the_full_reduction_places_a_four() -> None:
+    board = grid_board([[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
+    # The full reduction places 4s in the lone 2's row and column (above); among 2s, every cell that does not
+    # touch the 2 adds an island and costs no smoothness, while the two that touch it join its island.
+    expected = [board | (1 << (4 * cell)) for cell in range(2, 16) if cell != 4]
+    assert R.make_placements(twos_only=True)(board) == expected
+
+
 @given(boards())
 def test_component_count_of_a_rank_mask_is_its_island_count(board: int) -> None:
     total = 0

@@ -29,6 +29,8 @@ from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettin
 from app.play import AI, HUMAN, Intent, PlaySession
 
 SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
+RESCUED = ", vs 2s"
+"""After the depth in the readout when alpha-beta proved a loss and its rescue search (against 2s only) chose."""
 """Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
 
 
@@ -352,7 +354,7 @@ class AiControls:
             "algorithm": ALGORITHMS.get(str(answer.get("algorithm")), str(answer.get("algorithm"))),
             "preset": str(answer.get("preset")),
             "move": str(answer.get("move") or "none"),
-            "depth": str(answer.get("depth")),
+            "depth": f"{answer.get('depth')}{RESCUED if answer.get('rescued') else ''}",
             "nodes": f"{int(answer.get('nodes') or 0):,}",
             "nps": f"{float(answer.get('nodes_per_second') or 0):,.0f}/s",
             "cutoffs": f"{int(answer.get('cutoffs') or 0):,}",
@@ -363,6 +365,7 @@ class AiControls:
         self.readout.setAttribute("data-decisions", str(self.decisions))
         self.readout.setAttribute("data-algorithm", str(answer.get("algorithm")))
         self.readout.setAttribute("data-preset", str(answer.get("preset")))
+        self.readout.setAttribute("data-rescued", "true" if answer.get("rescued") else "false")
 
 
 def _ms(value: float) -> str:

@@ -3,7 +3,7 @@
 The bench must measure the same work every time, so its positions are not
 regenerated on each run: they were produced once by ``generate()`` (seeded
 games played by alpha-beta at a fixed depth, which is the same on every
-machine) and pasted below.  Regenerate with ``python -m game2048.bench_positions``
+machine, without the rescue search, which did not exist then) and pasted below.  Regenerate with ``python -m game2048.bench_positions``
 only on purpose (for example after a change of rules), and say so in the
 commit, because bench numbers before and after are then not comparable.
 
@@ -63,7 +63,7 @@ def generate(per_phase: int = PER_PHASE, depth: int = GENERATION_DEPTH, first_se
             for phase, at in marks.items():
                 if at == moves and len(found[phase]) < per_phase:
                     found[phase].append(BenchPosition(phase, seed, moves, game.board))
-            game.play(best_move(game.board, depth=depth).move)
+            game.play(best_move(game.board, depth=depth, rescue=False).move)
             moves += 1
         seed += 1
     return found["early"] + found["middle"] + found["late"]

@@ -18,6 +18,16 @@ def _set_slider(page, selector: str, key: str) -> None:
     page.locator(selector).blur()
 
 
+def _open_saved(open_page, seed: int, rows: list[list[int]], score: int, moves: int):
+    """The page over a saved game with this board (a position no seed reaches quickly), the AI ready."""
+    game = Game.new(seed)
+    game.board = B.from_rows(rows)
+    game.score, game.moves = score, moves
+    run = open_page(storage={"game2048:game": json.dumps(game.to_dict())})
+    wait_ai_ready(run.page)
+    return run
+
+
 def test_ai_waits_for_its_worker_then_hint_shows_an_arrow_and_leaves_the_board(open_page):
     run = open_page("seed=31")
     page = run.page
@@ -38,6 +48,19 @@ def test_ai_waits_for_its_worker_then_hint_shows_an_arrow_and_leaves_the_board(o
     assert read_board(page) == before
     page.keyboard.press("ArrowUp")  # a move hides the hint
     page.wait_for_selector("#hint-arrow", state="hidden")
+    assert run.errors == []
+
+
+def test_a_move_chosen_by_the_rescue_search_says_so_in_the_readout(open_page):
+    # A saved game a few moves from its end (tests/test_search_rescue.py): at 100 ms alpha-beta proves the loss
+    # and its rescue search, against 2s only, picks the move; the readout says so after the depth.
+    run = _open_saved(open_page, 12, [[2, 32, 128, 1024], [2, 64, 256, 512], [2, 8, 128, 64], [4, 8, 4, 2]], 16000, 900)
+    page = run.page
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    assert page.get_attribute("#ai-readout", "data-rescued") == "true"
+    depth = page.text_content("#readout-depth")
+    assert depth.endswith(", vs 2s") and int(depth.split(",")[0]) >= 5
     assert run.errors == []
 
 
@@ -177,12 +200,8 @@ def test_algorithm_preset_and_weights_reach_the_worker_and_persist(open_page):
 
 
 def test_autoplay_pauses_at_the_win_and_keep_going_resumes_it(open_page):
-    game = Game.new(37)
-    game.board = B.from_rows([[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]])
-    game.score, game.moves = 20_000, 900
-    run = open_page(storage={"game2048:game": json.dumps(game.to_dict())})
+    run = _open_saved(open_page, 37, [[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]], 20_000, 900)
     page = run.page
-    wait_ai_ready(page)
     page.keyboard.press("p")
     page.wait_for_selector("#win-overlay", state="visible", timeout=30_000)
     page.wait_for_function("document.body.dataset.autoplay === 'waiting'")

@@ -14,7 +14,9 @@ evaluation, and a change that wins agreement still needs games (late-move
 reductions won agreement and lost games, README).  Positions
 come from the second half of games (from ``FROM_MOVE``), where the games are
 lost; they are played by the exact search at a fixed depth, so they are the
-same on every machine.
+same on every machine.  Every search here is without the rescue search: it
+changes only moves already proven lost, which agreement cannot judge (both
+the rescue and the reference would be playing a lost game differently).
 """
 
 from __future__ import annotations
@@ -41,7 +43,7 @@ STOP_RANK = 11
 
 @dataclass(frozen=True)
 class Searcher:
-    """One way of choosing a move: a think time or a fixed depth, with or without late-move reductions."""
+    """One way of choosing a move: a think time or a fixed depth, with or without late-move reductions (no rescue)."""
 
     think_ms: float = 100.0
     depth: int | None = None
@@ -52,7 +54,9 @@ class Searcher:
         return budget + (", reductions" if self.reductions else "")
 
     def move(self, board: Board) -> tuple[str, int]:
-        result = best_move(board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions)
+        result = best_move(
+            board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions, rescue=False
+        )
         return (result.move.value if result.move else ""), result.depth
 
 
@@ -63,7 +67,7 @@ def sample_positions(seed: int) -> list[Board]:
     while not game.over and max_rank(game.board) < STOP_RANK:
         if game.moves >= FROM_MOVE and game.moves % EVERY == seed % EVERY:
             found.append(game.board)
-        move = best_move(game.board, depth=POSITION_DEPTH).move
+        move = best_move(game.board, depth=POSITION_DEPTH, rescue=False).move
         if move is None:  # cannot happen while the game is not over; a guard against a loop
             break
         game.play(move)

@@ -30,7 +30,7 @@ from .agreement import report as agreement_report
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
 from .play import default_jobs, play_games
-from .records import RecordFile, config_key, played_reductions, read, resumable
+from .records import RecordFile, config_key, played_reductions, played_rescue, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
@@ -59,6 +59,10 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
     parser.add_argument(
         "--reductions", action="store_true",
         help="alpha-beta with late-move reductions: deeper, not stronger (see README)",
+    )
+    parser.add_argument(
+        "--no-rescue", dest="rescue", action="store_const", const=False, default=None,
+        help="alpha-beta without the rescue search (which, once a loss is proven, plays against 2s only)",
     )
     _jobs_option(parser)
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -103,6 +107,7 @@ def _config(args: argparse.Namespace) -> PlayConfig:
         depth=args.depth,
         stop_tile=args.stop_tile,
         reductions=args.reductions,
+        rescue=args.rescue,
     ).check()
 
 
@@ -148,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(args.config) < 2:
                 raise ConfigError("compare needs at least two --config")
             configs = [
-                parse_config_spec(spec, args.think_ms, args.depth, args.stop_tile, args.reductions)
+                parse_config_spec(spec, args.think_ms, args.depth, args.stop_tile, args.reductions, args.rescue)
                 for spec in args.config
             ]
             print(f"{len(configs)} configurations; {_describe(seeds, args.jobs)} each", flush=True)
@@ -257,4 +262,5 @@ def _played_with(record: dict) -> PlayConfig:
         depth=record.get("depth"),
         stop_tile=record.get("stop_tile") or 0,
         reductions=played_reductions(record),
+        rescue=played_rescue(record),
     )

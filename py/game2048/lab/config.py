@@ -38,6 +38,13 @@ class PlayConfig:
     stop_tile: int = 2048
     reductions: bool = False
     """Alpha-beta's late-move reductions (off: the exact search, the default)."""
+    rescue: bool | None = None
+    """Alpha-beta's rescue search of a proven loss; ``None``: the algorithm's default (alpha-beta's is on)."""
+
+    @property
+    def rescues(self) -> bool:
+        """Whether the games are played with the rescue search: ``rescue`` resolved for the algorithm."""
+        return self.algorithm == "alphabeta" if self.rescue is None else self.rescue
 
     @property
     def preset_name(self) -> str:
@@ -50,12 +57,15 @@ class PlayConfig:
             text += "[" + ",".join(f"{k}={v:g}" for k, v in self.weights.items()) + "]"
         if self.reductions:
             text += " reductions"
+        if self.algorithm == "alphabeta" and not self.rescues:
+            text += " no-rescue"
         return text + (f" depth {self.depth}" if self.depth is not None else f" {self.think_ms:g} ms")
 
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         data["weights"] = dict(self.weights)
         data["preset"] = self.preset_name
+        data["rescue"] = self.rescues
         if self.depth is not None:
             data["think_ms"] = None  # a fixed-depth search has no time limit
         return data
@@ -66,6 +76,8 @@ class PlayConfig:
             raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {list(ALGORITHMS)}")
         if self.reductions and self.algorithm != "alphabeta":
             raise ConfigError(f"--reductions is an alpha-beta option; {self.algorithm} has no reductions")
+        if self.rescue and self.algorithm != "alphabeta":
+            raise ConfigError(f"the rescue search is an alpha-beta option; {self.algorithm} has none")
         if self.depth is not None and self.depth < 1:
             raise ConfigError(f"depth must be at least 1, got {self.depth}")
         if self.depth is None and not self.think_ms > 0:
@@ -90,6 +102,7 @@ class PlayConfig:
             preset=self.preset_name,
             weights=dict(self.weights) or None,
             reductions=self.reductions,
+            rescue=self.rescues,
         )
         return self
 
@@ -118,18 +131,25 @@ def parse_weights(text: str | None) -> dict[str, float]:
 
 
 def parse_config_spec(
-    spec: str, think_ms: float, depth: int | None, stop_tile: int, reductions: bool = False
+    spec: str,
+    think_ms: float,
+    depth: int | None,
+    stop_tile: int,
+    reductions: bool = False,
+    rescue: bool | None = None,
 ) -> PlayConfig:
-    """``algorithm[:preset[:name=value,...]]`` (``compare --config``) with the shared time, depth, stop tile, reductions.
+    """``algorithm[:preset[:name=value,...]]`` (``compare --config``) with the shared time, depth, stop tile, options.
 
-    ``reductions=True`` (``--reductions``) applies to the alpha-beta configurations only.
+    ``reductions=True`` (``--reductions``) and ``rescue=False`` (``--no-rescue``)
+    apply to the alpha-beta configurations only.
     """
     parts = spec.split(":", 2)
     algorithm = parts[0].strip()
     preset = parts[1].strip() or None if len(parts) > 1 else None
     weights = parse_weights(parts[2]) if len(parts) > 2 else {}
+    alphabeta = algorithm == "alphabeta"
     return PlayConfig(
-        algorithm, preset, weights, think_ms, depth, stop_tile, reductions and algorithm == "alphabeta"
+        algorithm, preset, weights, think_ms, depth, stop_tile, reductions and alphabeta, rescue if alphabeta else None
     ).check()
 
 

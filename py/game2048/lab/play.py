@@ -62,6 +62,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
             preset=preset,
             weights=dict(config.weights) or None,
             reductions=config.reductions,
+            rescue=config.rescues,
         )
         think.append((time.perf_counter() - t0) * 1000.0)
         depths.append(result.depth)

@@ -28,7 +28,7 @@ Record = dict[str, Any]
 PER_MOVE_FIELDS = {"_think_ms": "move_think_ms", "_depths": "move_depths"}
 """In-memory per-move lists → their names in a line (underscored names stay out of tables and reports)."""
 
-CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile", "reductions")
+CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile", "reductions", "rescue")
 """The fields of a line that say how its game was played; a resumed run must match them all."""
 
 
@@ -87,10 +87,16 @@ def played_reductions(record: Record) -> bool:
     return bool(record.get("reductions", False))
 
 
+def played_rescue(record: Record) -> bool:
+    """Whether the game's search had the rescue search; lines written before it existed were played without."""
+    return bool(record.get("rescue", False))
+
+
 def config_key(record: Record) -> tuple[Any, ...]:
     """The configuration that played ``record``'s game, as one hashable value: equal keys, same configuration."""
     values = {field: record.get(field) for field in CONFIG_FIELDS}
     values["reductions"] = played_reductions(record)
+    values["rescue"] = played_rescue(record)
     return tuple(tuple(sorted(value.items())) if isinstance(value, dict) else value for value in values.values())
 
 

@@ -32,6 +32,7 @@ def best_move(
     weights: Mapping[str, float] | None = None,
     clock: Clock | None = None,
     reductions: bool = False,
+    rescue: bool | None = None,
 ) -> SearchResult:
     """Choose a move for ``board``.
 
@@ -41,7 +42,9 @@ def best_move(
     and ``weights`` pick the evaluation (``None``: the algorithm's default);
     ``clock`` replaces ``time.perf_counter`` (tests).  ``reductions=True``
     switches alpha-beta's late-move reductions on (deeper, not stronger: see
-    ``alphabeta``); expectimax has none.
+    ``alphabeta``); ``rescue`` is alpha-beta's rescue search once the game
+    looks lost (``alphabeta``), on unless ``rescue=False`` (``None``: the
+    algorithm's default; it won more games, README); expectimax has neither.
     On a lost board the result's move is None and its depth 0.
     """
     if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
@@ -60,6 +63,10 @@ def best_move(
         raise ValueError(f"reductions is True or False, got {reductions!r}")
     if reductions and algorithm != "alphabeta":
         raise ValueError(f"late-move reductions belong to alpha-beta; {algorithm} has none")
+    if rescue is not None and not isinstance(rescue, bool):
+        raise ValueError(f"rescue is True, False or None (the algorithm's default), got {rescue!r}")
+    if rescue and algorithm != "alphabeta":
+        raise ValueError(f"the rescue search belongs to alpha-beta; {algorithm} has none")
     if weights is not None:
         _check_weights(weights)
     name = DEFAULT_PRESETS[algorithm] if preset is None else preset
@@ -67,7 +74,7 @@ def best_move(
     if algorithm == "alphabeta":
         from .alphabeta import search
 
-        options = {"reductions": reductions}
+        options = {"reductions": reductions, "rescue": rescue is not False}
     else:
         from .expectimax import search
 

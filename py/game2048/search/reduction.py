@@ -86,10 +86,10 @@ def annoyance(board: Board) -> int:
     return -direct_smoothness(board) + direct_islands(board)
 
 
-def direct_placements(board: Board) -> list[Board]:
-    """The most annoying placements, scored from scratch (2s then 4s, cells in reading order)."""
+def direct_placements(board: Board, ranks: tuple[int, ...] = PLACED_RANKS) -> list[Board]:
+    """The most annoying placements of tiles of ``ranks``, scored from scratch (2s then 4s, cells in reading order)."""
     scored = []
-    for rank in PLACED_RANKS:
+    for rank in ranks:
         for cell in range(16):
             if not (board >> (4 * cell)) & 0xF:
                 child = board | (rank << (4 * cell))
@@ -202,8 +202,12 @@ class _EmptyCells(dict):
 EMPTY_CELLS: dict[int, tuple[tuple[int, ...], ...]] = _EmptyCells()
 
 
-def make_placements():
+def make_placements(twos_only: bool = False):
     """The fast placement generator: ``placements(board) -> list of child boards``, the most annoying ones.
+
+    ``twos_only=True`` lets the computer place only 2s (the most annoying of
+    them): the milder opponent of alpha-beta's rescue search, which asks
+    what to do once the full reduction proves the game lost (``alphabeta``).
 
     A closure so that tables and constants are local names in the loop.  The
     four row keys and four column keys (via ``columns``) are read once per node; the empty
@@ -264,6 +268,8 @@ def make_placements():
                     found4 = []
                 else:
                     found2.append(board | bit)
+            if twos_only:
+                continue
             # A 4 here.
             score = smooth[row | row4] + smooth[col | col4] - base
             if near & fours:

@@ -27,6 +27,8 @@ class SearchResult:
     algorithm: str = "alphabeta"
     preset: str = "classic"
     think_ms: float | None = None
+    rescued: bool = False
+    """Alpha-beta only: the move came from the rescue search of a proven loss (``alphabeta``)."""
 
     @property
     def nodes_per_second(self) -> float:
