@@ -29,9 +29,9 @@ from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettin
 from app.play import AI, HUMAN, Intent, PlaySession
 
 SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
+"""Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
 RESCUED = ", vs 2s"
 """After the depth in the readout when alpha-beta proved a loss and its rescue search (against 2s only) chose."""
-"""Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
 
 
 class AiControls:

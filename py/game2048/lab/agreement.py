@@ -15,8 +15,8 @@ reductions won agreement and lost games, README).  Positions
 come from the second half of games (from ``FROM_MOVE``), where the games are
 lost; they are played by the exact search at a fixed depth, so they are the
 same on every machine.  Every search here is without the rescue search: it
-changes only moves already proven lost, which agreement cannot judge (both
-the rescue and the reference would be playing a lost game differently).
+changes only the moves of positions already proven lost, where a deeper search
+of the same tree is no yardstick.
 """
 
 from __future__ import annotations
