@@ -153,52 +153,40 @@ def test_summary_refuses_a_seed_saved_twice_for_one_configuration(tmp_path, caps
     assert "seed 2 of expectimax:rows depth 1 is saved twice" in err and "a.jsonl" in err and "b.jsonl" in err
 
 
-def test_games_with_reductions_are_another_configuration_and_old_lines_were_played_without_them(tmp_path, capsys):
-    # Lines written before late-move reductions existed have no "reductions" field; their alpha-beta games were
-    # played by the exact search, so they pool and resume with the exact search and never with --reductions.
-    exact, reduced = tmp_path / "exact.jsonl", tmp_path / "reduced.jsonl"
+@pytest.mark.parametrize(
+    ("option", "played_without", "played_with", "heads"),
+    [
+        # Late-move reductions, off by default: old lines pool and resume with the exact search, never --reductions.
+        ("reductions", [], ["--reductions"], ["alphabeta:classic depth 1", "alphabeta:classic reductions depth 1"]),
+        # The rescue search, on by default: old lines pool and resume with --no-rescue, never with the default.
+        ("rescue", ["--no-rescue"], [], ["alphabeta:classic no-rescue depth 1", "alphabeta:classic depth 1"]),
+    ],
+)
+def test_old_lines_without_an_option_field_were_played_without_it(
+    option, played_without, played_with, heads, tmp_path, capsys
+):
+    # Lines written before a search option existed have no field for it; their alpha-beta games were played
+    # without it, so they are the configuration without it, whatever today's default is.
+    without, with_ = tmp_path / "without.jsonl", tmp_path / "with.jsonl"
     alphabeta = ["run", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress", "--seeds", "1"]
-    assert cli.main(alphabeta + ["--out", str(exact)]) == 0
-    assert cli.main(alphabeta + ["--reductions", "--out", str(reduced)]) == 0
-    assert [json.loads(line)["reductions"] for line in (exact.read_text(), reduced.read_text())] == [False, True]
+    assert cli.main(alphabeta + played_without + ["--out", str(without)]) == 0
+    assert cli.main(alphabeta + played_with + ["--out", str(with_)]) == 0
+    assert [json.loads(line)[option] for line in (without.read_text(), with_.read_text())] == [False, True]
     old = tmp_path / "old.jsonl"
-    old.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "reductions"}) + "\n" for line in exact.read_text().splitlines()))
+    old.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != option}) + "\n" for line in without.read_text().splitlines()))
     capsys.readouterr()
-    assert cli.main(["summary", str(old), str(reduced)]) == 0
-    heads = [block.splitlines()[0] for block in capsys.readouterr().out.split("\n\n")]
-    assert heads == [
-        "1 game; alphabeta:classic depth 1, stop tile 64",
-        "1 game; alphabeta:classic reductions depth 1, stop tile 64",
+    assert cli.main(["summary", str(old), str(with_)]) == 0
+    assert [block.splitlines()[0] for block in capsys.readouterr().out.split("\n\n")] == [
+        f"1 game; {head}, stop tile 64" for head in heads
     ]
-    assert cli.main(alphabeta + ["--seeds", "1-2", "--out", str(old), "--resume"]) == 0
+    assert cli.main(alphabeta + played_without + ["--seeds", "1-2", "--out", str(old), "--resume"]) == 0
     assert _seeds_in(old) == [1, 2]
     with pytest.raises(SystemExit):
-        cli.main(alphabeta + ["--reductions", "--seeds", "1-2", "--out", str(old), "--resume"])
+        cli.main(alphabeta + played_with + ["--seeds", "1-2", "--out", str(old), "--resume"])
     assert "another configuration" in capsys.readouterr().err
 
 
-def test_the_rescue_search_is_on_by_default_and_old_lines_were_played_without_it(tmp_path, capsys):
-    # Lines written before the rescue search existed have no "rescue" field; their alpha-beta games were played
-    # without it, so they pool and resume with --no-rescue and never with today's default.
-    rescued, plain = tmp_path / "rescued.jsonl", tmp_path / "plain.jsonl"
-    alphabeta = ["run", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress", "--seeds", "1"]
-    assert cli.main(alphabeta + ["--out", str(rescued)]) == 0
-    assert cli.main(alphabeta + ["--no-rescue", "--out", str(plain)]) == 0
-    assert [json.loads(line)["rescue"] for line in (rescued.read_text(), plain.read_text())] == [True, False]
-    old = tmp_path / "old.jsonl"
-    old.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != "rescue"}) + "\n" for line in plain.read_text().splitlines()))
-    capsys.readouterr()
-    assert cli.main(["summary", str(old), str(rescued)]) == 0
-    heads = [block.splitlines()[0] for block in capsys.readouterr().out.split("\n\n")]
-    assert heads == [
-        "1 game; alphabeta:classic no-rescue depth 1, stop tile 64",
-        "1 game; alphabeta:classic depth 1, stop tile 64",
-    ]
-    assert cli.main(alphabeta + ["--no-rescue", "--seeds", "1-2", "--out", str(old), "--resume"]) == 0
-    assert _seeds_in(old) == [1, 2]
-    with pytest.raises(SystemExit):
-        cli.main(alphabeta + ["--seeds", "1-2", "--out", str(old), "--resume"])
-    assert "another configuration" in capsys.readouterr().err
+def test_expectimax_games_are_recorded_without_the_rescue_search(tmp_path):
     expectimax = ["run", "--algorithm", "expectimax", "--depth", "1", "--stop-tile", "16", "--jobs", "1", "--no-progress"]
     assert cli.main(expectimax + ["--seeds", "1", "--out", str(tmp_path / "em.jsonl")]) == 0
     assert json.loads((tmp_path / "em.jsonl").read_text())["rescue"] is False

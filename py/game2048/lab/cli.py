@@ -30,7 +30,7 @@ from .agreement import report as agreement_report
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
 from .play import default_jobs, play_games
-from .records import RecordFile, config_key, played_reductions, played_rescue, read, resumable
+from .records import RecordFile, config_key, played_option, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
@@ -261,6 +261,6 @@ def _played_with(record: dict) -> PlayConfig:
         think_ms=record.get("think_ms") or 0.0,
         depth=record.get("depth"),
         stop_tile=record.get("stop_tile") or 0,
-        reductions=played_reductions(record),
-        rescue=played_rescue(record),
+        reductions=played_option(record, "reductions"),
+        rescue=played_option(record, "rescue"),
     )

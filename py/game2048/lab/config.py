@@ -11,7 +11,7 @@ from typing import Any, Mapping
 
 from ..board import from_rows, rank_of
 from ..evaluation import classic, corner, presets, rows, snake
-from ..search import ALGORITHMS, DEFAULT_PRESETS, best_move
+from ..search import ALGORITHMS, DEFAULT_PRESETS, best_move, rescues
 
 FEATURE_WEIGHTS: dict[str, tuple[str, ...]] = {
     "classic": tuple(classic.DEFAULT_WEIGHTS),
@@ -44,7 +44,7 @@ class PlayConfig:
     @property
     def rescues(self) -> bool:
         """Whether the games are played with the rescue search: ``rescue`` resolved for the algorithm."""
-        return self.algorithm == "alphabeta" if self.rescue is None else self.rescue
+        return rescues(self.algorithm, self.rescue)
 
     @property
     def preset_name(self) -> str:

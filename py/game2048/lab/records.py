@@ -82,21 +82,20 @@ def read(path: Path) -> list[Record]:
     return records
 
 
-def played_reductions(record: Record) -> bool:
-    """Whether the game's search had late-move reductions; lines written before they existed were played without."""
-    return bool(record.get("reductions", False))
+OPTION_FIELDS = ("reductions", "rescue")
+"""Search options added after lines were first written: a line without one was played without it."""
 
 
-def played_rescue(record: Record) -> bool:
-    """Whether the game's search had the rescue search; lines written before it existed were played without."""
-    return bool(record.get("rescue", False))
+def played_option(record: Record, option: str) -> bool:
+    """Whether the game's search had ``option`` (one of ``OPTION_FIELDS``); older lines without the field did not."""
+    return bool(record.get(option, False))
 
 
 def config_key(record: Record) -> tuple[Any, ...]:
     """The configuration that played ``record``'s game, as one hashable value: equal keys, same configuration."""
     values = {field: record.get(field) for field in CONFIG_FIELDS}
-    values["reductions"] = played_reductions(record)
-    values["rescue"] = played_rescue(record)
+    for option in OPTION_FIELDS:
+        values[option] = played_option(record, option)
     return tuple(tuple(sorted(value.items())) if isinstance(value, dict) else value for value in values.values())
 
 

@@ -21,6 +21,13 @@ from .result import SearchResult
 ALGORITHMS = ("alphabeta", "expectimax")
 DEFAULT_PRESETS = {"alphabeta": "classic", "expectimax": "rows"}
 """Each algorithm's own evaluation when the caller names none."""
+DEFAULT_RESCUE = {"alphabeta": True, "expectimax": False}
+"""Whether each algorithm runs alpha-beta's rescue search when the caller says nothing (it won more games, README)."""
+
+
+def rescues(algorithm: str, rescue: bool | None) -> bool:
+    """Whether a search of ``algorithm`` asked for ``rescue`` (``None``: the algorithm's default) runs the rescue."""
+    return DEFAULT_RESCUE.get(algorithm, False) if rescue is None else rescue
 
 
 def best_move(
@@ -74,7 +81,7 @@ def best_move(
     if algorithm == "alphabeta":
         from .alphabeta import search
 
-        options = {"reductions": reductions, "rescue": rescue is not False}
+        options = {"reductions": reductions, "rescue": rescues(algorithm, rescue)}
     else:
         from .expectimax import search
 
@@ -97,4 +104,4 @@ def _check_weights(weights: Mapping[str, float]) -> None:
             raise ValueError(f"weight {key!r} must be a finite number, got {value!r}")
 
 
-__all__ = ["ALGORITHMS", "DEFAULT_PRESETS", "SearchResult", "best_move"]
+__all__ = ["ALGORITHMS", "DEFAULT_PRESETS", "DEFAULT_RESCUE", "SearchResult", "best_move", "rescues"]
