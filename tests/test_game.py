@@ -7,9 +7,10 @@ import random
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 from game2048 import board as B
-from game2048.game import Game, SavedStateError, trace_move
+from game2048.game import MAX_SEED, Game, SavedStateError, points_for, trace_move
 
 from strategies import boards, directions
 
@@ -138,6 +139,13 @@ def test_save_and_restore_round_trip_continues_identically() -> None:
     assert restored.board == game.board and restored.score == game.score
 
 
+def won_game() -> dict:
+    """The saved form of a game on 2048 that the player chose to go on with."""
+    game = Game.from_position(B.from_rows([[2048, 2, 0, 0], [4, 0, 0, 0], [0] * 4, [0] * 4]), seed=5)
+    game.continue_after_win()
+    return json.loads(json.dumps(game.to_dict()))
+
+
 def corrupt(edit) -> dict:
     data = json.loads(json.dumps(played_game().to_dict()))
     edit(data)
@@ -160,7 +168,21 @@ def corrupt(edit) -> dict:
         (corrupt(lambda d: d.update(score="12")), "score"),
         (corrupt(lambda d: d.update(moves=1.5)), "moves"),
         (corrupt(lambda d: d.update(won="yes")), "win flags"),
-        (corrupt(lambda d: d.update(rows=[[2048, 2, 0, 0]] + [[0] * 4] * 3, won=False)), "not won"),
+        (won_game() | {"won": False, "keep_playing": False}, "not won"),
+        (corrupt(lambda d: d.update(won=True)), "no tile reached 2048"),
+        (corrupt(lambda d: d.update(keep_playing=True)), "keep going after a win it does not have"),
+        (corrupt(lambda d: d.update(score=d["score"] + 1_000_000)), "does not match its tiles and moves"),
+        (corrupt(lambda d: d.update(score=d["score"] + 4)), "does not match its tiles and moves"),
+        (corrupt(lambda d: d.update(moves=d["moves"] * 5)), "cannot come from"),
+        (corrupt(lambda d: d.update(moves=1)), "cannot come from"),
+        (corrupt(lambda d: d.update(seed=-1)), "seed"),
+        (corrupt(lambda d: d.update(seed=MAX_SEED + 1)), "seed"),
+        (corrupt(lambda d: d.update(rng=[3, [0] * 625, None])), "all zero"),
+        (corrupt(lambda d: d.update(rng=[3, [0] * 624 + [700], None])), "random generator"),
+        (corrupt(lambda d: d.update(rng=[3, [2**32] + [1] * 624, None])), "random generator"),
+        (corrupt(lambda d: d.update(rng=[3, [1.5] * 625, None])), "random generator"),
+        (corrupt(lambda d: d.update(rng=[3, d["rng"][1], float("inf")])), "random generator"),
+        (corrupt(lambda d: d.update(rng=[2, d["rng"][1], None])), "random generator"),
         (corrupt(lambda d: d.update(seed="abc")), "seed"),
         (corrupt(lambda d: d.update(rng=[3, [1, 2], None])), "random generator"),
         (corrupt(lambda d: d.pop("rng")), "random generator"),
@@ -169,3 +191,26 @@ def corrupt(edit) -> dict:
 def test_corrupt_saved_state_is_refused_with_a_reason(data, message: str) -> None:
     with pytest.raises(SavedStateError, match=message):
         Game.from_dict(data)
+
+
+@given(st.integers(min_value=0, max_value=10_000), st.lists(directions, min_size=0, max_size=300))
+def test_every_played_game_is_accepted_and_its_score_follows_from_tiles_and_moves(seed, moves) -> None:
+    game = Game.new(seed)
+    for direction in moves:
+        if game.paused_at_win:
+            game.continue_after_win()
+        game.play(direction)
+        assert game.score == points_for(game.board, game.moves)
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert restored.to_dict() == game.to_dict()
+
+
+def test_a_won_game_that_goes_on_is_accepted() -> None:
+    data = won_game()
+    assert Game.from_dict(data).keep_playing and Game.from_dict(data | {"keep_playing": False}).paused_at_win
+
+
+@given(boards(min_tiles=2))
+def test_a_position_set_up_by_hand_is_a_game_the_checks_accept(board) -> None:
+    game = Game.from_position(board, seed=1)
+    assert game.board == board and Game.from_dict(game.to_dict()).to_dict() == game.to_dict()

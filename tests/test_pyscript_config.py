@@ -1,12 +1,16 @@
-"""The page's PyScript configuration: everything the page imports is shipped, nothing comes from elsewhere.
+"""The PyScript configurations: each interpreter gets exactly the modules it imports, from this site alone.
 
-A module missing from ``pyscript.toml``'s [files] works in CPython and fails
-only in the browser (ImportError inside Pyodide), so the list is checked
-against the tree here; a stale entry would be a 404 and a console error.
+A module missing from a [files] table works in CPython and fails only in the
+browser (ImportError inside Pyodide); a module listed but never imported is
+a fetch for nothing, and a file of the worker's in the page's table makes
+the game depend on it.  So each list is compared with the imports of its
+entry script: ``pyscript.toml`` with ``py/app/main.py``, and
+``pyscript-worker.toml`` with ``py/app/ai_worker.py``.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 import tomllib
 from html.parser import HTMLParser
@@ -18,59 +22,103 @@ INDEX = ROOT / "index.html"
 URL_PATTERN = re.compile(r"https?://", re.IGNORECASE)
 
 
-def _config() -> dict:
-    return tomllib.loads(CONFIG.read_text())
+WORKER_CONFIG = ROOT / "pyscript-worker.toml"
+PAGE_ENTRY = ROOT / "py" / "app" / "main.py"
+WORKER_ENTRY = ROOT / "py" / "app" / "ai_worker.py"
+OUR_PACKAGES = ("app", "game2048")
 
 
-CPYTHON_ONLY = {"bench.py", "bench_positions.py", "search/minimax_reference.py"}
-"""Engine modules the page never imports: the benchmark driver, its position generator, and the
-plain-minimax reference the tests compare alpha-beta with.  Shipping them would cost a fetch each."""
+def _config(path: Path = CONFIG) -> dict:
+    return tomllib.loads(path.read_text())
 
 
-def _is_lab(path: Path) -> bool:
-    """The lab (numpy, matplotlib, multiprocessing) and the CPython-only tools stay off the page."""
-    return path.as_posix() in CPYTHON_ONLY or any(
-        part == "lab" or part.startswith("lab.") or part.startswith("lab_") for part in path.parts)
+def _listed_sources(path: Path) -> dict[str, str]:
+    return {source.removeprefix("./"): dest for source, dest in _config(path)["files"].items()}
 
 
-def _listed_sources() -> dict[str, str]:
-    return {source.removeprefix("./"): dest for source, dest in _config()["files"].items()}
+def _module_file(name: str) -> Path:
+    base = ROOT / "py" / Path(*name.split("."))
+    return base / "__init__.py" if base.is_dir() else base.with_suffix(".py")
 
 
-def test_every_engine_module_is_shipped_to_the_page():
-    listed = _listed_sources()
-    package = ROOT / "py" / "game2048"
-    expected = sorted(str(p.relative_to(ROOT)) for p in package.rglob("*.py")
-                      if "__pycache__" not in p.parts and not _is_lab(p.relative_to(package)))
-    assert expected, "no engine modules found"
-    missing = [p for p in expected if p not in listed]
-    assert not missing, "add to pyscript.toml [files]:\n" + "\n".join(
-        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in missing)
+def _imports(path: Path) -> set[str]:
+    """The project modules ``path`` imports (``from a.b import c`` counts ``a``, ``a.b``, and ``a.b.c`` if a module)."""
+    found: set[str] = set()
+    package = path.parent.relative_to(ROOT / "py").as_posix().replace("/", ".")
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                base = f"{parent}.{base}" if base else parent
+            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            if name.split(".")[0] not in OUR_PACKAGES or not _module_file(name).is_file():
+                continue
+            parts = name.split(".")
+            found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+    return found
 
 
-def test_every_page_module_is_shipped_to_the_page():
-    listed = _listed_sources()
-    app_modules = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "py" / "app").glob("*.py"))
-    assert "py/app/main.py" in app_modules
-    missing = [p for p in app_modules if p not in listed]
-    assert not missing, f"page modules missing from pyscript.toml [files]: {missing}"
+def _closure(entry: Path) -> set[str]:
+    """Files (``py/...``) of every project module the entry script loads, packages' ``__init__`` included."""
+    seen: set[str] = set()
+    todo = sorted(_imports(entry))
+    while todo:
+        name = todo.pop()
+        if name in seen:
+            continue
+        seen.add(name)
+        todo.extend(_imports(_module_file(name)) - seen)
+    return {_module_file(name).relative_to(ROOT).as_posix() for name in seen}
+
+
+def test_the_page_gets_exactly_the_modules_it_imports():
+    """The page's interpreter fetches what it runs and nothing more: not the searches, not the worker's file."""
+    needed, listed = _closure(PAGE_ENTRY), set(_listed_sources(CONFIG))
+    assert "py/game2048/board.py" in needed and "py/app/view.py" in needed
+    assert not needed - listed, "add to pyscript.toml [files]:\n" + "\n".join(
+        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed))
+    assert not listed - needed, f"pyscript.toml ships modules the page never imports: {sorted(listed - needed)}"
+    assert not any("search" in p or "evaluation" in p or "ai_worker" in p for p in listed)
+
+
+def test_the_worker_gets_exactly_the_modules_it_imports():
+    needed, listed = _closure(WORKER_ENTRY), set(_listed_sources(WORKER_CONFIG))
+    assert "py/game2048/search/alphabeta.py" in needed
+    assert not needed - listed, "add to pyscript-worker.toml [files]:\n" + "\n".join(
+        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed))
+    assert not listed - needed, f"pyscript-worker.toml ships modules the worker never imports: {sorted(listed - needed)}"
+    assert not any("/lab/" in p or p.startswith("py/app/") for p in listed)
 
 
 def test_files_map_sources_to_the_same_package_path_and_exist():
-    for source, dest in _listed_sources().items():
-        assert (ROOT / source).is_file(), f"pyscript.toml lists {source}, which does not exist (a 404 in the page)"
-        assert source.startswith("py/"), source
-        assert dest.removeprefix("./") == source.removeprefix("py/"), f"{source} is copied to {dest}"
+    for config in (CONFIG, WORKER_CONFIG):
+        for source, dest in _listed_sources(config).items():
+            assert (ROOT / source).is_file(), f"{config.name} lists {source}, which does not exist (a 404)"
+            assert source.startswith("py/"), source
+            assert dest.removeprefix("./") == source.removeprefix("py/"), f"{source} is copied to {dest}"
+
+
+def test_the_worker_is_started_with_its_own_configuration():
+    main = PAGE_ENTRY.read_text()
+    assert 'AI_WORKER_CONFIG = "./pyscript-worker.toml"' in main
+    assert 'AI_WORKER_SRC = "./py/app/ai_worker.py"' in main and WORKER_ENTRY.is_file()
 
 
 def test_interpreter_is_the_local_pyodide():
-    interpreter = _config()["interpreter"]
-    assert interpreter == "./node_modules/pyodide/pyodide.mjs"
-    assert (ROOT / interpreter).is_file() or not (ROOT / "node_modules").exists()
+    for config in (CONFIG, WORKER_CONFIG):
+        interpreter = _config(config)["interpreter"]
+        assert interpreter == "./node_modules/pyodide/pyodide.mjs"
+        assert (ROOT / interpreter).is_file() or not (ROOT / "node_modules").exists()
 
 
 def test_no_outside_url_in_page_or_config():
-    for path in (INDEX, CONFIG):
+    for path in (INDEX, CONFIG, WORKER_CONFIG):
         found = URL_PATTERN.findall(path.read_text())
         assert not found, f"{path.name} names an outside URL: the page must load everything from its own origin"
 

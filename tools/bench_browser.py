@@ -1,7 +1,7 @@
 """Send search requests to the page's AI worker in Chromium and collect the answers (for ``game2048.bench``).
 
 ``bench.html`` declares ``py/app/ai_worker.py`` as a PyScript named worker
-with the project's ``pyscript.toml``, exactly as ``index.html`` does, and
+with ``pyscript-worker.toml``, exactly as the page (``py/app/main.py``) does, and
 exposes the worker's ``think`` to JavaScript as ``window.benchThink``; this
 module opens that page with ``tools/browser.page_session`` (the project's
 server and Chromium flags) and calls it once per request, one at a time, so

@@ -1,69 +1,108 @@
 """The page's side of the AI worker: JSON requests out, answers in, failures turned into answers.
 
-The search runs in the PyScript worker named ``ai`` (``py/app/ai_worker.py``),
-never on the main thread.  This client hides how it is reached: everything
-that can go wrong (the worker failed to start, raised, answered something
-unreadable, or went silent) comes back as ``{"ok": False, "error": ...}``,
-so the controls have one path for failure: show the message, stop autoplay,
-leave the game alone.
+The search runs in a PyScript worker (``py/app/ai_worker.py``), never on the
+main thread.  This client hides how it is reached: everything that can go
+wrong (the worker failed to start, raised, answered something unreadable,
+died, or went silent) comes back as ``{"ok": False, "error": ...}``, so the
+controls have one path for failure: show the message, stop autoplay, leave
+the game alone.  Starting has a time limit and one retry; a worker that
+fails during a search (not a refused request: the call itself) is marked
+for a restart, which ``restart()`` performs with a new worker.
 
-It takes the worker object (or an awaitable of it) from outside, so CPython
-tests can hand it a fake.
+Workers come from a ``start_worker(attempt)`` callable (the page creates a
+script tag; CPython tests hand in fakes).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Awaitable
+from typing import Any, Callable
 
 # A worker that has not answered by then is treated as failed: 5 x the think time plus slack.
 TIMEOUT_FACTOR = 5.0
 TIMEOUT_SLACK_S = 3.0
+START_TIMEOUT_S = 90.0
+"""One attempt to start the worker: its interpreter and tables take 3-10 s here; a slow phone, more."""
+START_ATTEMPTS = 2
+MAX_RESTARTS = 3
+"""Restarts after a worker died during a search, per page: a worker that keeps dying is left dead."""
+GAME_STILL_WORKS = "The game still works; reload the page to try again."
 
 
 class AiClient:
     """Talks JSON to the worker's exported ``think``, ``presets`` and ``ready``."""
 
-    def __init__(self) -> None:
+    def __init__(self, start_worker: Callable[[int], Any], start_timeout_s: float = START_TIMEOUT_S) -> None:
+        self.start_worker = start_worker
+        self.start_timeout_s = start_timeout_s
         self.worker: Any = None
         self.presets: list[dict[str, Any]] = []
         self.error: str | None = None
+        self.needs_restart = False
+        self.attempts = 0  # workers started so far (each gets its own name)
+        self.restarts = 0
 
     @property
     def ready(self) -> bool:
-        return self.worker is not None and self.error is None
+        return self.worker is not None and self.error is None and not self.needs_restart
 
-    async def connect(self, worker: Awaitable[Any] | Any) -> bool:
-        """Wait for the worker, build its tables and read its presets; False (and ``error``) on failure."""
+    async def connect(self) -> bool:
+        """Start a worker, build its tables and read its presets, twice at most; False (and ``error``) on failure."""
+        self.worker, self.error, self.needs_restart = None, None, False
+        reason = "no attempt was made"
+        for _ in range(START_ATTEMPTS):
+            self.attempts += 1
+            try:
+                worker, presets = await asyncio.wait_for(self._start(self.attempts), self.start_timeout_s)
+            except asyncio.TimeoutError:
+                reason = f"it did not answer within {self.start_timeout_s:g} s"
+                continue
+            except Exception as exc:  # noqa: BLE001 - whatever broke, the game stays playable without the AI
+                reason = _describe(exc)
+                continue
+            self.worker, self.presets = worker, presets
+            return True
+        self.error = f"The AI could not start: {reason}. {GAME_STILL_WORKS}"
+        return False
+
+    async def _start(self, attempt: int) -> tuple[Any, list[dict[str, Any]]]:
+        worker = await _awaitable(self.start_worker(attempt))
+        warm = await _awaitable(worker.ready())
+        if str(warm) != "ok":
+            raise RuntimeError(f"the worker's warm-up answered {str(warm)[:80]!r}")
         try:
-            if hasattr(worker, "__await__"):
-                worker = await worker
-            warm = await worker.ready()
-            if str(warm) != "ok":
-                raise RuntimeError(f"the worker's warm-up answered {warm!r}")
-            presets = json.loads(str(await worker.presets()))
-            if not isinstance(presets, list) or not presets:
-                raise RuntimeError("the worker listed no evaluation presets")
-        except Exception as exc:  # noqa: BLE001 - whatever broke, the game stays playable without the AI
-            self.error = f"The AI could not start: {_describe(exc)}"
+            presets = json.loads(str(await _awaitable(worker.presets())))
+        except ValueError:
+            raise RuntimeError("the worker's list of presets is not readable") from None
+        if not isinstance(presets, list) or not presets or not all(
+                isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("default_weights"), dict)
+                for p in presets):
+            raise RuntimeError("the worker listed no usable evaluation presets")
+        return worker, presets
+
+    async def restart(self) -> bool:
+        """A new worker after one died during a search; False once ``MAX_RESTARTS`` are used up."""
+        if self.restarts >= MAX_RESTARTS:
+            self.error = f"The AI stopped working {self.restarts + 1} times. {GAME_STILL_WORKS}"
             return False
-        self.worker = worker
-        self.presets = presets
-        return True
+        self.restarts += 1
+        return await self.connect()
 
     async def think(self, request: dict[str, Any]) -> dict[str, Any]:
         """One decision; always a dict with ``ok``; never raises."""
-        if self.worker is None:
+        if not self.ready:
             return {"ok": False, "error": self.error or "the AI is not ready yet"}
         budget_s = float(request.get("think_ms") or 100) / 1000.0
         timeout = budget_s * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
         try:
             raw = await asyncio.wait_for(_awaitable(self.worker.think(json.dumps(request))), timeout)
         except asyncio.TimeoutError:
-            return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s"}
-        except Exception as exc:  # noqa: BLE001 - a worker exception becomes a message
-            return {"ok": False, "error": f"the AI failed: {_describe(exc)}"}
+            self.needs_restart = True
+            return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}
+        except Exception as exc:  # noqa: BLE001 - the worker itself failed: it is restarted before the next try
+            self.needs_restart = True
+            return {"ok": False, "error": f"the AI stopped working ({_describe(exc)})", "restart": True}
         try:
             answer = json.loads(str(raw))
         except ValueError:
@@ -83,6 +122,11 @@ async def _awaitable(value: Any) -> Any:
 
 
 def _describe(exc: BaseException) -> str:
+    """What went wrong, for a person: the last line of the message, without JavaScript's internals."""
     text = str(exc).strip().splitlines()
-    last = text[-1] if text else ""
+    last = text[-1][:160] if text else ""
+    if type(exc).__name__ == "JsException" or last.startswith(("TypeError: Cannot read", "JsException")):
+        return "its worker no longer answers (it may have run out of memory or failed to load)"
+    if isinstance(exc, RuntimeError) and last:  # the client's and the page's own words
+        return last
     return f"{type(exc).__name__}: {last}" if last else type(exc).__name__

@@ -12,7 +12,10 @@ The rules that matter for a person watching:
   still queued is discarded);
 * autoplay pauses on the win overlay, and "Keep going" resumes it;
 * a hint or a decision that arrives after the board changed is dropped;
-* a failed decision is shown as a message, autoplay stops, the game is kept.
+* a hint or step asked for while the AI thinks, or loads, is answered once it
+  is free (the last one asked), as move keys are queued;
+* a failed decision is shown as a message, autoplay stops, the game is kept;
+  a worker that died is restarted, and the buttons work again once it is up.
 
 Settings persist in storage under ``"ai"`` and apply to the next decision.
 """
@@ -51,6 +54,7 @@ class AiControls:
         self.autoplaying = False
         self.waiting_at_win = False
         self.thinking = False
+        self.pending: str | None = None  # "hint" or "step", asked for while busy
         self.decisions = 0
         self._run = 0  # autoplay generation: a stopped loop never plays again
         self._tasks: set[asyncio.Future[Any]] = set()
@@ -98,29 +102,66 @@ class AiControls:
         return {"hint": self.hint, "step": self.step, "autoplay": self.toggle_autoplay,
                 "stop": lambda: self.stop_autoplay()}[action]
 
-    async def connect(self, worker: Any) -> None:
-        """Wait for the worker; enable the controls, or show why the AI is unavailable."""
-        if not await self.client.connect(worker):
-            self._set_status(self.client.error or "The AI is unavailable.", error=True)
-            self.view.show_notice(f"{self.client.error} The game itself still works.", error=True)
+    async def connect(self, restart: bool = False) -> None:
+        """Start the worker (or a new one); enable the controls, or show why the AI is unavailable."""
+        self._update_buttons()
+        if not await (self.client.restart() if restart else self.client.connect()):
+            self.pending = None
+            message = self.client.error or "The AI is unavailable."
+            self._set_status(message, error=True)
+            self.view.show_notice(message, error=True)
             self._update_buttons()
             return
         self.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in self.client.presets}
         self.settings.restrict_to(self.preset_defaults)
         self._fill_presets()
         self._show_settings()
-        self._set_status("AI ready")
+        self._set_status("AI ready again" if restart else "AI ready")
+        if restart:
+            self.view.show_notice("The AI had stopped answering and was restarted; your game is kept.")
         self._update_buttons()
+        self._run_pending()
 
     # -- actions ------------------------------------------------------------------------------
 
     def hint(self) -> None:
-        if self.client.ready and not self.thinking and not self.autoplaying:
-            self._spawn(self._decide(play=False))
+        if self.autoplaying or self._defer("hint"):
+            return
+        self._spawn(self._decide(play=False))
 
     def step(self) -> None:
-        if self.client.ready and not self.thinking and not self.autoplaying and self.session.accepts_moves():
+        if self.autoplaying or self._defer("step"):
+            return
+        game = self.session.game
+        if game.paused_at_win:
+            self._set_status("The game is paused at 2048: press \u201cKeep going\u201d first, or start a new game.")
+        elif game.over:
+            self._set_status("Game over: there is no move left to play.")
+        else:
             self._spawn(self._decide(play=True))
+
+    def _defer(self, action: str) -> bool:
+        """Keep ``action`` for later when the AI is busy or still starting; True if it was kept (or refused)."""
+        if self.client.error and not self.client.needs_restart:
+            self._set_status(self.client.error, error=True)
+            return True
+        if self.thinking or not self.client.ready:
+            self.pending = action
+            if not self.thinking:
+                self._set_status(f"The AI is not ready yet: the {action} comes when it is.")
+            return True
+        return False
+
+    def _run_pending(self) -> None:
+        """Answer the hint or step asked for while busy, once the moves already queued are drawn."""
+        action, self.pending = self.pending, None
+        if action is not None:
+            self._spawn(self._when_idle(action))
+
+    async def _when_idle(self, action: str) -> None:
+        await self.session.wait_idle()
+        if not self.autoplaying:
+            self.shortcut(action)()
 
     def toggle_autoplay(self) -> None:
         if self.autoplaying or self.waiting_at_win:
@@ -181,6 +222,10 @@ class AiControls:
             self._fail(answer)
             return
         self._show_readout(answer)
+        self._decided(answer, board, game, play)
+        self._run_pending()
+
+    def _decided(self, answer: dict[str, Any], board: int, game: Any, play: bool) -> None:
         move = answer.get("move")
         if move is None:
             self._set_status("No move left: the game is over.")
@@ -230,13 +275,19 @@ class AiControls:
         message = str(answer.get("error") or "the AI failed without saying why")
         if self.autoplaying or self.waiting_at_win:
             self.stop_autoplay()
+        self.pending = None
+        if answer.get("restart"):
+            self.view.show_notice(f"AI error: {message}. Your game is kept; the AI is restarting.", error=True)
+            self._set_status("The AI is restarting\u2026", error=True)
+            self._spawn(self.connect(restart=True))
+            return
         self._set_status(f"AI error: {message}", error=True)
         self.view.show_notice(f"AI error: {message}. Autoplay stopped; your game is kept.", error=True)
 
     def _on_session_event(self, event: str, intent: Intent, _payload: Any) -> None:
         if event in ("submitted", "move") and intent.kind == "move" and intent.source == HUMAN:
             self.stop_autoplay("Autoplay stopped by your move.")
-        elif event == "restart":
+        elif event in ("restart", "switch"):
             self.stop_autoplay("Autoplay stopped: new game.")
         elif event == "keep_going" and self.waiting_at_win:
             self.waiting_at_win = False

@@ -9,9 +9,10 @@ Plain Python, tested in CPython.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
+
+from app.outside_data import finite_number
 
 THINK_STEPS_MS: tuple[int, ...] = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000)
 PAUSE_STEPS_MS: tuple[int, ...] = (0, 25, 50, 100, 200, 400, 800, 1500)
@@ -22,10 +23,12 @@ DEFAULT_PRESET = {"alphabeta": "classic", "expectimax": "rows"}
 
 
 def nearest_step(value: Any, steps: tuple[int, ...], default: int) -> int:
-    """The allowed step closest to ``value``; ``default`` when ``value`` is not a number."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    """The allowed step closest to ``value``; ``default`` when ``value`` is not a finite number."""
+    number = finite_number(value)
+    if number is None:
         return default
-    return min(steps, key=lambda step: abs(step - value))
+    number = min(max(number, steps[0]), steps[-1])  # far-off values keep their side, not float noise
+    return min(steps, key=lambda step: abs(step - number))
 
 
 def slider_range(default: float) -> tuple[float, float, float]:
@@ -71,9 +74,8 @@ class AiSettings:
             for name, values in weights.items():
                 if not isinstance(name, str) or not isinstance(values, dict):
                     continue
-                clean = {k: float(v) for k, v in values.items()
-                         if isinstance(k, str) and not isinstance(v, bool) and isinstance(v, (int, float))
-                         and math.isfinite(v)}
+                clean = {k: number for k, v in values.items()
+                         if isinstance(k, str) and (number := finite_number(v)) is not None}
                 if clean:
                     settings.weights[name] = clean
         if presets is not None:

@@ -2,9 +2,10 @@
 
 The page declares it as::
 
-    <script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript.toml">
+    <script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript-worker.toml">
 
-and calls the three exported functions through ``await workers["ai"]``.
+(``py/app/main.py`` adds it once the game is playable) and calls the three
+exported functions through ``await workers["ai"]``.
 Requests and answers are JSON strings, not Python or JS objects, so nothing
 depends on how PyScript converts values across the worker boundary.
 

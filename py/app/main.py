@@ -3,7 +3,9 @@
 The game is playable as soon as this has run: ``<body data-ready="true">``
 is set here, before (and independently of) the AI worker, which loads its
 own interpreter in the background.  Nothing at the top level is awaited, so
-PyScript's ``py:done`` is not held back.
+PyScript's ``py:done`` is not held back.  If wiring the page fails whatever
+the reason, it is wired again over an empty in-memory storage, so the page
+opens on a fresh game with a notice instead of staying on its spinner.
 """
 
 from __future__ import annotations
@@ -14,59 +16,72 @@ PYTHON_START_MS = _window.performance.now()  # when the interpreter began runnin
 
 import asyncio  # noqa: E402
 import sys  # noqa: E402
-from typing import Callable  # noqa: E402
+from typing import Any, Callable  # noqa: E402
 
 from pyodide.ffi import create_proxy  # noqa: E402
 from pyscript import document, window, workers  # noqa: E402
 
 from app.ai_client import AiClient  # noqa: E402
 from app.ai_controls import SHORTCUTS, AiControls  # noqa: E402
+from app.game_switch import GameSwitcher  # noqa: E402
 from app.inputs import InputRouter  # noqa: E402
-from app.page_options import parse_page_options  # noqa: E402
 from app.play import Intent, PlaySession  # noqa: E402
-from app.storage import Storage, browser_backend  # noqa: E402
+from app.saved_games import SavedGames  # noqa: E402
+from app.startup import choose_game  # noqa: E402
+from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
 from app.view import BoardView  # noqa: E402
 from game2048.game import Game  # noqa: E402
 
 IMPORTED_MS = window.performance.now()
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
 
+AI_WORKER_SRC = "./py/app/ai_worker.py"
+AI_WORKER_CONFIG = "./pyscript-worker.toml"
+
+
+def on_event(target: Any, event: str, handler: Callable[[Any], None]) -> None:
+    proxy = create_proxy(handler)
+    _keep_alive.append(proxy)
+    target.addEventListener(event, proxy)
+
 
 def on_click(element_id: str, handler: Callable[[], None]) -> None:
-    proxy = create_proxy(lambda _event: handler())
-    _keep_alive.append(proxy)
-    document.getElementById(element_id).addEventListener("click", proxy)
+    on_event(document.getElementById(element_id), "click", lambda _event: handler())
 
 
-AI_WORKER_ATTRIBUTES = {"type": "py", "worker": "", "name": "ai", "src": "./py/app/ai_worker.py",
-                        "config": "./pyscript.toml"}
+async def start_ai_worker(attempt: int) -> Any:
+    """Declare a worker (PyScript boots script tags added later); each attempt gets a name of its own.
 
-
-def start_ai_worker() -> None:
-    """Declare the AI worker now that the game is playable (PyScript boots script tags added later)."""
+    The worker's file is fetched first: PyScript reports a file it cannot
+    fetch only as a page error, and its worker promise then never settles.
+    """
+    try:
+        response = await window.fetch(AI_WORKER_SRC)
+    except Exception:  # noqa: BLE001 - a JavaScript network error
+        raise RuntimeError("its file could not be loaded (network error)") from None
+    if not response.ok:
+        raise RuntimeError(f"its file could not be loaded (HTTP {response.status})")
+    name = "ai" if attempt == 1 else f"ai-{attempt}"
     script = document.createElement("script")
-    for name, value in AI_WORKER_ATTRIBUTES.items():
-        script.setAttribute(name, value)
+    for key, value in {"type": "py", "worker": "", "name": name, "src": AI_WORKER_SRC,
+                       "config": AI_WORKER_CONFIG}.items():
+        script.setAttribute(key, value)
     document.body.appendChild(script)
+    return await workers[name]
 
 
-def main() -> PlaySession:
-    options = parse_page_options(str(window.location.search))
-    storage = Storage(browser_backend())
+def _text(value: Any) -> str | None:
+    """A JS string, or None for JavaScript's null (which Pyodide hands over as ``jsnull``)."""
+    return value if isinstance(value, str) else None
+
+
+def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySession:
+    saved = SavedGames(storage)
     view = BoardView(document)
-
-    notices = list(options.notices)
-    game, notice = storage.load_game()
-    if notice:
-        notices.append(notice)
-    if options.seed is not None and (game is None or game.seed != options.seed):
-        game = Game.new(options.seed)
-    if game is None:
-        game = Game.new(None)
-    storage.save_game(game)
-
-    session = PlaySession(game, view, storage, new_game=lambda: Game.new(options.seed))
+    start = choose_game(query, saved)
+    session = PlaySession(start.game, view, saved, new_game=lambda: Game.new(start.seed))
     session.start()
+    switcher = GameSwitcher(session, saved, view)
 
     def move(direction) -> None:
         session.submit(Intent.move(direction))
@@ -77,16 +92,21 @@ def main() -> PlaySession:
     def keep_going() -> None:
         session.submit(Intent("keep_going"))
 
-    controls = AiControls(document, session, view, AiClient(), storage, create_proxy)
-    key_actions = {"r": restart, **{key: controls.shortcut(action) for key, action in SHORTCUTS.items()}}
+    controls = AiControls(document, session, view, AiClient(start_ai_worker), storage, create_proxy)
+    key_actions = {"r": restart, "b": switcher.resume_kept,
+                   **{key: controls.shortcut(action) for key, action in SHORTCUTS.items()}}
     _keep_alive.extend([controls, InputRouter(document, view.board_el, move, key_actions)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)
     on_click("keep-going", keep_going)
+    on_click("kept-games", switcher.resume_kept)
     on_click("notice-close", view.hide_notice)
-    if notices:
-        view.show_notice(" ".join(notices))
+    on_click("notice-action", view.run_notice_action)
+    on_event(window, "storage", lambda event: switcher.on_storage(_text(event.key), _text(event.newValue)))
+    shown = [*notices, *start.notices, *storage.take_notices()]  # the last: settings refused by the controls
+    if shown:
+        view.show_notice(" ".join(shown))
 
     python = ".".join(map(str, sys.version_info[:3]))
     document.getElementById("runtime-line").textContent = (
@@ -97,9 +117,25 @@ def main() -> PlaySession:
     document.body.setAttribute("data-ready-ms", f"{window.performance.now():.0f}")
     document.body.setAttribute("data-ready", "true")
     # The worker loads its own interpreter from now on; the AI buttons come alive when it answers.
-    start_ai_worker()
-    _keep_alive.append(asyncio.ensure_future(controls.connect(workers["ai"])))
+    _keep_alive.append(asyncio.ensure_future(controls.connect()))
     return session
 
 
-SESSION = main()
+def guarded_main() -> PlaySession | None:
+    """``main`` over the browser's storage; if that fails, again over an empty one, with a notice."""
+    try:
+        return main(Storage(browser_backend()), str(window.location.search))
+    except Exception as exc:  # noqa: BLE001 - the last guard: never leave the player on the spinner
+        reason = f"{type(exc).__name__}: {str(exc)[:120]}"
+    window.console.error(f"2048: the page could not start from this browser's data: {reason}")
+    notice = (f"The page could not start from this browser's saved data ({reason}). A new game has "
+              "started; it is not saved, and what is saved is left as it was.")
+    try:
+        return main(Storage(MemoryBackend()), "", (notice,))
+    except Exception as exc:  # noqa: BLE001 - nothing left to try: say so where the spinner was
+        document.querySelector("#loading p").textContent = f"The game could not start: {exc}. Please reload."
+        document.querySelector("#loading .spinner").hidden = True
+        return None
+
+
+SESSION = guarded_main()

@@ -1,7 +1,8 @@
 """Options read from the page URL (``?seed=N``), kept apart so they are testable without a browser.
 
 A bad value never stops the game: it is ignored and the reason is returned
-for a short notice, so a mistyped link still gives a playable page.
+for a short notice, so a mistyped link still gives a playable page.  Values
+go through ``app.outside_data``, so no URL makes this raise.
 """
 
 from __future__ import annotations
@@ -9,7 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
-MAX_SEED = 2**63 - 1
+from game2048.game import MAX_SEED
+
+from app.outside_data import BadData, read_int
+
+MAX_QUERY_CHARS = 8192
+"""A longer query is ignored whole: no option of the page needs more."""
 
 
 @dataclass(frozen=True)
@@ -22,17 +28,16 @@ class PageOptions:
 
 def parse_seed(raw: str) -> tuple[int | None, str | None]:
     """A whole number 0..2**63-1, or (None, reason)."""
-    text = raw.strip()
-    if not text.isdigit() or not text.isascii():
-        return None, f"Ignored ?seed={raw!s}: the seed must be a whole number like ?seed=42."
-    value = int(text)
-    if value > MAX_SEED:
-        return None, f"Ignored ?seed={raw!s}: the seed must be below 2^63."
-    return value, None
+    try:
+        return read_int(raw, 0, MAX_SEED, max_digits=len(str(MAX_SEED))), None
+    except BadData as exc:
+        return None, f"Ignored ?seed={_shown(raw)}: {exc}; a seed is a whole number below 2^63, like ?seed=42."
 
 
 def parse_page_options(query: str) -> PageOptions:
     """Options from a ``location.search`` string (leading ``?`` optional)."""
+    if len(query) > MAX_QUERY_CHARS:
+        return PageOptions(notices=(f"Ignored the link's options: the address is {len(query):,} characters long.",))
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     notices: list[str] = []
     seed = None
@@ -41,3 +46,8 @@ def parse_page_options(query: str) -> PageOptions:
         if notice:
             notices.append(notice)
     return PageOptions(seed=seed, notices=tuple(notices))
+
+
+def _shown(raw: str) -> str:
+    """The value as the notice quotes it: at most 24 characters."""
+    return raw if len(raw) <= 24 else raw[:21] + "..."

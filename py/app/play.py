@@ -34,15 +34,20 @@ AI = "ai"
 
 @dataclass(frozen=True)
 class Intent:
-    """What the player (or the AI) wants: a move, a restart, or to keep going after the win."""
+    """What the player (or the AI) wants: a move, a restart, to keep going after the win, or another game."""
 
-    kind: str  # "move" | "restart" | "keep_going"
+    kind: str  # "move" | "restart" | "keep_going" | "switch"
     direction: Direction | None = None
     source: str = HUMAN
+    game: Game | None = None  # the game to play from now on, for "switch"
 
     @classmethod
     def move(cls, direction: Direction | str, source: str = HUMAN) -> "Intent":
         return cls("move", Direction(direction), source)
+
+    @classmethod
+    def switch(cls, game: Game) -> "Intent":
+        return cls("switch", game=game)
 
 
 class View(Protocol):
@@ -54,15 +59,21 @@ class View(Protocol):
     def show_score(self, score: int, best: int, added: int = 0) -> None: ...
     def show_overlays(self, game: Game) -> None: ...
     def set_settled(self, settled: bool) -> None: ...
+    def show_notice(self, text: str, error: bool = False) -> None: ...
 
 
 class Saver(Protocol):
-    """What the flow needs from ``app.storage.Storage``."""
+    """What the flow needs from ``app.saved_games.SavedGames``."""
 
-    def save_game(self, game: Game) -> bool: ...
-    def clear_game(self) -> None: ...
+    def save(self, game: Game) -> bool: ...
+    def clear(self) -> None: ...
     def best_score(self) -> int: ...
-    def save_best_score(self, score: int) -> None: ...
+    def save_best_score(self, score: int) -> int: ...
+    def take_notices(self) -> list[str]: ...
+
+
+NOT_SAVED = ("Your game could not be saved: this browser's storage is full or blocked. "
+             "It goes on in this tab; a reload would lose it.")
 
 
 Listener = Callable[[str, Intent, Any], None]
@@ -79,6 +90,7 @@ class PlaySession:
         self.new_game = new_game
         self.slide_seconds = slide_seconds
         self.best = max(storage.best_score(), game.score)
+        self.unsaved = False  # the last save failed, and the player was told
         self.queue: deque[Intent] = deque()
         self.listeners: list[Listener] = []
         self._idle = asyncio.Event()
@@ -123,6 +135,12 @@ class PlaySession:
         """Until every queued intent is applied and the view has settled."""
         await self._idle.wait()
 
+    def note_best(self, best: int) -> None:
+        """Another tab saved a best score: show it if it is higher."""
+        if best > self.best:
+            self.best = best
+            self.view.show_score(self.game.score, self.best)
+
     def accepts_moves(self) -> bool:
         """A move can change the game now (not over, not paused on the win overlay)."""
         return not self.game.over and not self.game.paused_at_win
@@ -139,6 +157,8 @@ class PlaySession:
                     self._restart(intent)
                 elif intent.kind == "keep_going":
                     self._keep_going(intent)
+                elif intent.kind == "switch":
+                    self._switch(intent)
         finally:
             self.view.set_settled(True)
             self._idle.set()
@@ -150,12 +170,12 @@ class PlaySession:
         if not outcome.moved:
             return
         if self.game.score > self.best:
-            self.best = self.game.score
-            self.storage.save_best_score(self.best)
+            self.best = self.storage.save_best_score(self.game.score)
         if self.game.over:
-            self.storage.clear_game()  # as the original: a finished game is not restored
+            self.storage.clear()  # as the original: a finished game is not restored
+            self._report()
         else:
-            self.storage.save_game(self.game)
+            self._save()
         self.view.slide(outcome)
         self.view.show_score(self.game.score, self.best, outcome.points)
         self._notify("move", intent, outcome)
@@ -169,20 +189,43 @@ class PlaySession:
             self._notify("over", intent, outcome)
 
     def _restart(self, intent: Intent) -> None:
-        self.game = self.new_game()
-        self.storage.save_game(self.game)
+        self._replace(self.new_game())
+        self._notify("restart", intent, None)
+
+    def _switch(self, intent: Intent) -> None:
+        if intent.game is not None:
+            self._replace(intent.game)
+            self._notify("switch", intent, None)
+
+    def _replace(self, game: Game) -> None:
+        self.game = game
+        if game.score > self.best:  # a kept game may score more than any saved best
+            self.best = self.storage.save_best_score(game.score)
+        self._save()
         self.view.render(self.game)
         self.view.show_score(self.game.score, self.best)
         self.view.show_overlays(self.game)
-        self._notify("restart", intent, None)
 
     def _keep_going(self, intent: Intent) -> None:
         if not self.game.paused_at_win:
             return
         self.game.continue_after_win()
-        self.storage.save_game(self.game)
+        self._save()
         self.view.show_overlays(self.game)
         self._notify("keep_going", intent, None)
+
+    def _save(self) -> None:
+        """Save the game; say once that saving fails, and anything the save had to keep."""
+        saved = self.storage.save(self.game)
+        if not saved and not self.unsaved:
+            self.view.show_notice(NOT_SAVED, error=True)
+        self.unsaved = not saved
+        self._report()
+
+    def _report(self) -> None:
+        notices = self.storage.take_notices()
+        if notices:
+            self.view.show_notice(" ".join(notices))
 
     def _notify(self, event: str, intent: Intent, payload: Any) -> None:
         for listener in list(self.listeners):

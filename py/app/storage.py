@@ -1,11 +1,12 @@
-"""The saved game, the best score and the settings, in localStorage with an in-memory fallback.
+"""The page's keys in localStorage (with an in-memory fallback): read through one guard, written without loss.
 
 Like the original's ``LocalStorageManager``: when storage is unavailable
 (private mode, disabled cookies, a sandboxed frame) the page keeps working
-from memory.  Everything read back is distrusted: a saved game that is not
-JSON, comes from another version or describes an impossible position is
-discarded, and the reason comes back as a short notice for the player
-(``Game.from_dict`` does the checking and says why).
+from memory.  Everything read back is distrusted: each key is parsed by
+``app.outside_data`` within its own limits, and a value that is refused is
+moved, as it was, to its "discarded" key (where it fits) and explained in a
+notice that the page shows once (``take_notices``).  Writes report failure
+instead of raising: a full storage must not stop the game.
 
 The logic takes a small key/value backend, so it runs in CPython tests with
 ``MemoryBackend``; only ``browser_backend()`` touches the browser.
@@ -14,18 +15,38 @@ The logic takes a small key/value backend, so it runs in CPython tests with
 from __future__ import annotations
 
 import json
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
-from game2048.game import Game, SavedStateError
+from app.outside_data import BadData, read_int, read_json
 
-GAME_KEY = "game2048:game"
-BEST_KEY = "game2048:best"
-SETTINGS_KEY = "game2048:settings"
-DISCARDED_KEY = "game2048:discarded-game"
-"""Where a saved game that could not be restored is kept, as it was, so that nothing is lost for good."""
+PREFIX = "game2048:"
+GAME_KEY = PREFIX + "game"
+KEPT_KEY = PREFIX + "kept-games"
+BEST_KEY = PREFIX + "best"
+SETTINGS_KEY = PREFIX + "settings"
 
 
-KEPT = f" A copy of it is kept in this browser's storage as {DISCARDED_KEY!r}."
+def discarded_key(key: str) -> str:
+    """Where a refused value of ``key`` is kept as it was (the last one only): ``game2048:discarded-<name>``."""
+    return PREFIX + "discarded-" + key.removeprefix(PREFIX)
+
+
+DISCARDED_KEY = discarded_key(GAME_KEY)
+
+JSON_LIMITS: dict[str, tuple[int, int]] = {
+    GAME_KEY: (64_000, 4),
+    KEPT_KEY: (1_000_000, 5),
+    SETTINGS_KEY: (16_000, 6),
+}
+"""(most characters, deepest nesting) of each JSON key: several times what the page writes, far below harm."""
+
+MAX_BEST = 10**9
+"""Above any score a game can reach (about 3.9 million with a 65536 tile): a larger best is refused."""
+
+WHAT = {GAME_KEY: "Your saved game", KEPT_KEY: "Your kept games", BEST_KEY: "Your best score",
+        SETTINGS_KEY: "Your saved AI settings"}
+
+T = TypeVar("T")
 
 
 class Backend(Protocol):
@@ -52,26 +73,41 @@ class MemoryBackend:
         self.items.pop(key, None)
 
 
+class UnavailableStorage(MemoryBackend):
+    """The fallback when the browser refuses localStorage: the game works, and is gone with the tab."""
+
+
 def browser_backend() -> Any:
-    """``window.localStorage`` if it works (a write and a delete succeed), else a ``MemoryBackend``."""
+    """``window.localStorage`` if it works (a write and a delete succeed), else an ``UnavailableStorage``."""
     try:
         from pyscript import window  # browser only
 
         store = window.localStorage
-        store.setItem("game2048:probe", "1")
-        store.removeItem("game2048:probe")
+        store.setItem(PREFIX + "probe", "1")
+        store.removeItem(PREFIX + "probe")
         return store
     except Exception:  # SecurityError, QuotaExceededError, no window: keep playing from memory
-        return MemoryBackend()
+        return UnavailableStorage()
 
 
 class Storage:
-    """Saved game, best score and settings over a Web-Storage-like backend."""
+    """Guarded reads and failure-reporting writes over a Web-Storage-like backend."""
 
     def __init__(self, backend: Backend) -> None:
         self.backend = backend
+        self.notices: list[str] = []
+        if isinstance(backend, UnavailableStorage):
+            self.notices.append("This browser does not let the page keep data: your game and best score "
+                                "will be gone when you close the tab.")
 
-    def _get(self, key: str) -> str | None:
+    def take_notices(self) -> list[str]:
+        """What was refused or lost since the last call, for the page's notice."""
+        taken, self.notices = self.notices, []
+        return taken
+
+    # -- raw access ---------------------------------------------------------------------------
+
+    def get(self, key: str) -> str | None:
         try:
             value = self.backend.getItem(key)
         except Exception:
@@ -79,69 +115,66 @@ class Storage:
         # Pyodide hands JavaScript's null back as ``pyodide.ffi.jsnull``, not None.
         return value if isinstance(value, str) else None
 
-    def _set(self, key: str, value: str) -> bool:
+    def set(self, key: str, value: str) -> bool:
         try:
             self.backend.setItem(key, value)
             return True
         except Exception:  # quota or a storage that went away: the game goes on unsaved
             return False
 
-    def load_game(self) -> tuple[Game | None, str | None]:
-        """The saved game, or (None, notice) when there was one that could not be restored.
-
-        The refused save is moved, untouched, to ``DISCARDED_KEY`` (the last one
-        only): the new game must not overwrite the only copy of a player's game
-        that a future version, or a person, might still recover.
-        """
-        raw = self._get(GAME_KEY)
-        if raw is None:
-            return None, None
+    def remove(self, key: str) -> None:
         try:
-            data = json.loads(raw)
-        except ValueError:
-            self._discard(raw)
-            return None, "Your saved game was damaged (not readable), so a new game has started." + KEPT
-        try:
-            game = Game.from_dict(data)
-        except SavedStateError as exc:
-            self._discard(raw)
-            return None, f"Your saved game could not be restored ({exc}), so a new game has started." + KEPT
-        return game, None
-
-    def _discard(self, raw: str) -> None:
-        self._set(DISCARDED_KEY, raw)
-        self.clear_game()
-
-    def save_game(self, game: Game) -> bool:
-        return self._set(GAME_KEY, json.dumps(game.to_dict(), separators=(",", ":")))
-
-    def clear_game(self) -> None:
-        try:
-            self.backend.removeItem(GAME_KEY)
+            self.backend.removeItem(key)
         except Exception:
             pass
 
-    def best_score(self) -> int:
-        raw = self._get(BEST_KEY)
-        try:
-            value = int(raw) if raw is not None else 0
-        except ValueError:
-            return 0
-        return max(value, 0)
+    # -- guarded reads ------------------------------------------------------------------------
 
-    def save_best_score(self, score: int) -> None:
-        self._set(BEST_KEY, str(int(score)))
+    def read(self, key: str, parse: Callable[[str], T]) -> T | None:
+        """``parse(raw)`` of the key's value; ``None`` when absent or refused (``BadData`` from ``parse``)."""
+        raw = self.get(key)
+        if raw is None:
+            return None
+        try:
+            return parse(raw)
+        except BadData as exc:
+            self.discard(key, raw, str(exc))
+            return None
+
+    def read_json(self, key: str, check: Callable[[Any], T]) -> T | None:
+        """The key's JSON, within its ``JSON_LIMITS``, passed through ``check`` (which raises ``BadData``)."""
+        max_chars, max_depth = JSON_LIMITS[key]
+        return self.read(key, lambda raw: check(read_json(raw, max_chars, max_depth)))
+
+    def discard(self, key: str, raw: str, reason: str) -> None:
+        """Move a refused value to its discarded key, and say so (truthfully, when the copy does not fit)."""
+        self.remove(key)  # first: the copy then fits wherever the original did
+        kept_as = discarded_key(key)
+        where = (f" A copy is kept in this browser's storage as {kept_as!r}." if self.set(kept_as, raw) else
+                 " It could not be kept: this browser's storage is full.")
+        self.notices.append(f"{WHAT.get(key, key)} could not be used ({reason}), so it was set aside.{where}")
+
+    # -- best score and settings --------------------------------------------------------------
+
+    def best_score(self) -> int:
+        best = self.read(BEST_KEY, lambda raw: read_int(raw, 0, MAX_BEST))
+        return best or 0
+
+    def save_best_score(self, score: int) -> int:
+        """Merge ``score`` into the saved best (another tab may have saved a higher one); the merged best."""
+        best = max(self.best_score(), score)
+        self.set(BEST_KEY, str(best))  # a failure shows as the game's "not saved" notice
+        return best
 
     def settings(self) -> dict[str, Any]:
-        """The saved settings as a dict (empty when missing or unreadable; the caller validates values)."""
-        raw = self._get(SETTINGS_KEY)
-        if raw is None:
-            return {}
-        try:
-            data = json.loads(raw)
-        except ValueError:
-            return {}
-        return data if isinstance(data, dict) else {}
+        """The saved settings as a dict (empty when missing or refused; the caller validates values)."""
+        return self.read_json(SETTINGS_KEY, _object) or {}
 
-    def save_settings(self, settings: dict[str, Any]) -> None:
-        self._set(SETTINGS_KEY, json.dumps(settings, separators=(",", ":")))
+    def save_settings(self, settings: dict[str, Any]) -> bool:
+        return self.set(SETTINGS_KEY, json.dumps(settings, separators=(",", ":")))
+
+
+def _object(data: Any) -> dict[str, Any]:
+    if not isinstance(data, dict):
+        raise BadData(f"it is not an object but {type(data).__name__}")
+    return data

@@ -17,7 +17,7 @@ text and ``data-row`` / ``data-col`` (0-based, row 0 on top); ``#board`` has
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from game2048.board import Direction
 from game2048.game import Game, MoveOutcome
@@ -47,6 +47,9 @@ class BoardView:
         self.hint_el = document.getElementById("hint-arrow")
         self.notice_el = document.getElementById("notice")
         self.notice_text = document.getElementById("notice-text")
+        self.notice_action_el = document.getElementById("notice-action")
+        self.kept_button = document.getElementById("kept-games")
+        self._notice_action: Callable[[], None] | None = None
         self._tiles: dict[int, Any] = {}  # cell (0..15) -> settled tile element
         self._leaving: list[Any] = []  # elements sliding into a merge, removed at settle
 
@@ -158,13 +161,31 @@ class BoardView:
         self.hint_el.hidden = True
         self.hint_el.removeAttribute("data-direction")
 
-    def show_notice(self, text: str, error: bool = False) -> None:
+    def show_notice(self, text: str, error: bool = False,
+                    action: tuple[str, Callable[[], None]] | None = None) -> None:
+        """Show ``text`` (replacing any notice), with an optional button ``(label, callback)``."""
         self.notice_text.textContent = text
         self.notice_el.className = "notice error" if error else "notice"
         self.notice_el.hidden = False
+        self._notice_action = action[1] if action else None
+        self.notice_action_el.hidden = action is None
+        self.notice_action_el.textContent = action[0] if action else ""
+
+    def run_notice_action(self) -> None:
+        """The notice's button was pressed: run its callback once and close the notice."""
+        action, self._notice_action = self._notice_action, None
+        self.hide_notice()
+        if action is not None:
+            action()
 
     def hide_notice(self) -> None:
         self.notice_el.hidden = True
+        self._notice_action = None
+
+    def show_kept_games(self, count: int) -> None:
+        """The "Resume kept game" button, shown while games are kept."""
+        self.kept_button.hidden = count == 0
+        self.kept_button.title = f"{count} kept game{'s' if count != 1 else ''}: switch to the newest (B)"
 
 
 def _cell_values(game: Game) -> list[int]:

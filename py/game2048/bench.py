@@ -3,8 +3,8 @@
 ``python -m game2048.bench`` (``make bench``) searches every position of
 ``bench_positions`` with ``best_move`` at ``--think-ms`` (default 100), first
 in this CPython, then in Chromium through the page's own AI worker
-(``py/app/ai_worker.py`` as a PyScript named worker with the project's
-``pyscript.toml``, driven by ``tools/bench_browser.py``), and prints the two
+(``py/app/ai_worker.py`` as a PyScript named worker with
+``pyscript-worker.toml``, driven by ``tools/bench_browser.py``), and prints the two
 side by side: completed depth (median, p10), nodes per second (median over
 searches), the search's own think time (p50, p99, max) and the caller's round
 trip (wall time around the call; in the browser it includes the trip to the

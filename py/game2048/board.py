@@ -266,6 +266,11 @@ def count_empty(board: Board) -> int:
     return 16 - bin(x).count("1")
 
 
+def tile_values(board: Board) -> list[int]:
+    """The values of the tiles on the board, in reading order, empty cells left out."""
+    return [1 << rank for i in range(16) if (rank := (board >> (4 * i)) & 0xF)]
+
+
 def max_rank(board: Board) -> int:
     """The largest rank on the board (0 when empty)."""
     best = 0

@@ -14,6 +14,7 @@ is part of the saved game, so a reloaded seeded game goes on as it would have.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +24,8 @@ from .board import Board, Direction
 
 WIN_RANK = 11  # 2048
 SAVE_VERSION = 1
+MAX_SEED = 2**63 - 1
+"""Seeds are whole numbers from 0 to this (what the page's ``?seed=`` and a saved game accept)."""
 SPAWN_FOUR_PROBABILITY = 0.1
 
 
@@ -170,39 +173,120 @@ class Game:
         }
 
     @classmethod
+    def from_position(cls, board: Board, seed: int | None = None) -> "Game":
+        """A game in progress on ``board`` with the score and moves of a game that reached it spawning only 2s.
+
+        For positions set up by hand (tests, an editor): the result passes the
+        same checks as a saved game.  ``board`` needs at least two tiles.
+        """
+        tiles = B.tile_values(board)
+        if len(tiles) < 2:
+            raise ValueError("a game in progress has at least two tiles")
+        moves = sum(tiles) // 2 - 2
+        return cls(seed=seed, board=board, score=points_for(board, moves), moves=moves,
+                   won=B.max_rank(board) >= WIN_RANK, rng=random.Random(seed))
+
+    @classmethod
     def from_dict(cls, data: Any) -> "Game":
-        """Restore a saved game; raises ``SavedStateError`` saying what is wrong with it."""
+        """Restore a saved game; raises ``SavedStateError`` saying what is wrong with it.
+
+        A saved game is accepted only if this engine could have played it: its
+        tiles, score, move count and win flags agree with each other by the
+        rules, and its generator state is one the generator can be in.
+        """
         if not isinstance(data, dict):
             raise SavedStateError("the saved game is not an object")
         if data.get("version") != SAVE_VERSION:
-            raise SavedStateError(f"the saved game is from another version ({data.get('version')!r})")
+            raise SavedStateError(f"the saved game is from another version ({_short(data.get('version'))})")
         try:
             board = B.from_rows(data["rows"])
         except (KeyError, TypeError, ValueError) as exc:
-            raise SavedStateError(f"the saved board is not a 2048 board: {exc}") from None
+            raise SavedStateError(f"the saved board is not a 2048 board: {_short(exc)}") from None
         score, moves = data.get("score"), data.get("moves")
         for name, value in (("score", score), ("moves", moves)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise SavedStateError(f"the saved {name} is not a non-negative whole number: {value!r}")
+                raise SavedStateError(f"the saved {name} is not a non-negative whole number: {_short(value)}")
         if score % 2:
             raise SavedStateError(f"the saved score {score} is odd; every merge scores an even number")
-        tiles = 16 - B.count_empty(board)
-        if tiles < 2:  # two at the start, and every move leaves one and spawns one
-            raise SavedStateError("the saved board has too few tiles for a game in progress")
-        if score > 0 and moves == 0:
-            raise SavedStateError("the saved game has points but no moves")
+        _check_tiles_and_score(board, score, moves)
         won, keep = data.get("won"), data.get("keep_playing")
         if not isinstance(won, bool) or not isinstance(keep, bool):
             raise SavedStateError("the saved win flags are not true/false")
-        if B.max_rank(board) >= WIN_RANK and not won:
+        reached = B.max_rank(board) >= WIN_RANK
+        if reached and not won:
             raise SavedStateError("the saved board shows 2048 but the game was not won")
+        if won and not reached:
+            raise SavedStateError("the saved game says it was won, but no tile reached 2048")
+        if keep and not won:
+            raise SavedStateError("the saved game says to keep going after a win it does not have")
         seed = data.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
-            raise SavedStateError(f"the saved seed is not a whole number: {seed!r}")
-        rng = random.Random()
-        try:
-            version, internal, gauss = data["rng"]
-            rng.setstate((version, tuple(internal), gauss))
-        except (KeyError, TypeError, ValueError, OverflowError):
-            raise SavedStateError("the saved random generator state is damaged") from None
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
+            raise SavedStateError(f"the saved seed is not a whole number from 0 to 2^63-1: {_short(seed)}")
+        rng = _restore_generator(data.get("rng"))
         return cls(seed=seed, board=board, score=score, moves=moves, won=won, keep_playing=keep, rng=rng)
+
+
+def points_for(board: Board, moves: int) -> int:
+    """The score of any game that reached ``board`` in ``moves`` moves.
+
+    Every move spawns one tile and merges keep the sum of the tiles, so the
+    tiles add up to the spawned values: ``moves + 2`` spawns, of which
+    ``fours = sum / 2 - (moves + 2)`` were 4s.  A tile of value ``2**r`` built
+    from 2s scored ``(r - 1) * 2**r`` on the way, and each 4 spawned skipped
+    one merge worth 4.  The result is only meaningful for a consistent pair;
+    ``_check_tiles_and_score`` says when it is not.
+    """
+    tiles = B.tile_values(board)
+    fours = sum(tiles) // 2 - (moves + 2)
+    return sum((value.bit_length() - 2) * value for value in tiles) - 4 * fours
+
+
+def _check_tiles_and_score(board: Board, score: int, moves: int) -> None:
+    """Raise ``SavedStateError`` unless a game could reach ``board`` in ``moves`` moves, scoring ``score``."""
+    tiles = B.tile_values(board)
+    if len(tiles) < 2:  # two at the start, and every move leaves one and spawns one
+        raise SavedStateError("the saved board has too few tiles for a game in progress")
+    spawns, total = moves + 2, sum(tiles)
+    if not 2 * spawns <= total <= 4 * spawns:
+        raise SavedStateError(f"the saved tiles (adding up to {total}) cannot come from {moves} moves: "
+                              f"each move adds one 2 or 4")
+    expected = points_for(board, moves)
+    if score != expected:
+        raise SavedStateError(f"the saved score {score} does not match its tiles and moves "
+                              f"(a game with them scores {expected})")
+
+
+MT_WORDS = 624
+"""Words of the Mersenne Twister's state; ``random.Random.getstate()`` adds the position in them."""
+
+
+def _restore_generator(saved: Any) -> random.Random:
+    """The generator from its saved ``[3, [624 words, position], gauss]``; ``SavedStateError`` if it cannot be.
+
+    ``random.Random.setstate`` accepts an all-zero state, from which the
+    twister produces only zeros (every new tile a 4, in the first empty
+    cell); the seeding never produces it, so it is refused here.
+    """
+    try:
+        version, internal, gauss = saved
+    except (TypeError, ValueError):
+        raise SavedStateError("the saved random generator state is damaged") from None
+    if version != 3 or not isinstance(internal, list) or len(internal) != MT_WORDS + 1 or any(
+            isinstance(word, bool) or not isinstance(word, int) for word in internal):
+        raise SavedStateError("the saved random generator state is damaged")
+    words, position = internal[:MT_WORDS], internal[MT_WORDS]
+    if not 0 <= position <= MT_WORDS or any(not 0 <= word < 1 << 32 for word in words):
+        raise SavedStateError("the saved random generator state is damaged")
+    if not words[0] & 0x8000_0000 and not any(words[1:]):
+        raise SavedStateError("the saved random generator state is one the generator cannot be in (all zero)")
+    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float) or not math.isfinite(gauss)):
+        raise SavedStateError("the saved random generator state is damaged")
+    rng = random.Random()
+    rng.setstate((version, tuple(internal), gauss))
+    return rng
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut short: saved data can be any size."""
+    text = repr(value) if not isinstance(value, BaseException) else str(value)
+    return text if len(text) <= 60 else text[:57] + "..."

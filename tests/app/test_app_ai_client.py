@@ -42,10 +42,24 @@ class Broken(RealWorker):
 ROWS = [[2, 2, 0, 0], [0, 4, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]]
 
 
+def _client(*workers, timeout_s: float = 5.0) -> tuple[AiClient, list[int]]:
+    """A client whose attempt N starts ``workers[N - 1]`` (the last one again after that)."""
+    started: list[int] = []
+
+    def start(attempt):
+        started.append(attempt)
+        worker = workers[min(attempt, len(workers)) - 1]
+        if isinstance(worker, BaseException):
+            raise worker
+        return worker
+
+    return AiClient(start, start_timeout_s=timeout_s), started
+
+
 def _think(worker, request=None):
     async def scenario():
-        client = AiClient()
-        assert await client.connect(worker)
+        client, _ = _client(worker)
+        assert await client.connect()
         return await client.think(request or {"rows": ROWS, "depth": None, "think_ms": 10})
     return run_async(scenario)
 
@@ -58,10 +72,11 @@ def test_a_real_decision_round_trips():
 def test_a_rejected_request_is_an_error_answer():
     answer = _think(RealWorker(), {"rows": ROWS, "think_ms": 10, "preset": "no-such-preset"})
     assert answer["ok"] is False and "no-such-preset" in answer["error"]
+    assert "restart" not in answer
 
 
 def test_worker_exceptions_junk_and_bad_moves_become_messages():
-    cases = [(Broken(exc=RuntimeError("worker crashed")), "worker crashed"),
+    cases = [(Broken(exc=ValueError("worker crashed")), "worker crashed"),
              (Broken(answer="<html>"), "unreadable"),
              (Broken(answer=json.dumps({"move": "up"})), "no 'ok'"),
              (Broken(answer=json.dumps({"ok": True, "move": "sideways"})), "unknown move")]
@@ -70,22 +85,92 @@ def test_worker_exceptions_junk_and_bad_moves_become_messages():
         assert answer["ok"] is False and words in answer["error"], answer
 
 
+class JsException(Exception):
+    """Named as Pyodide names an error thrown by JavaScript (here: a worker that died)."""
+
+
+def test_a_dead_worker_is_a_readable_message_and_asks_for_a_restart():
+    answer = _think(Broken(exc=JsException("TypeError: Cannot read properties of undefined (reading 'apply')")))
+    assert answer["ok"] is False and answer["restart"] is True
+    assert "apply" not in answer["error"] and "no longer answers" in answer["error"]
+
+
 def test_a_silent_worker_times_out(monkeypatch):
     monkeypatch.setattr(ai_client, "TIMEOUT_SLACK_S", 0.05)
     answer = _think(Broken(answer="{}", delay=5.0), {"rows": ROWS, "think_ms": 10})
-    assert answer["ok"] is False and "did not answer" in answer["error"]
+    assert answer["ok"] is False and "did not answer" in answer["error"] and answer["restart"]
 
 
-def test_a_worker_that_fails_to_start_leaves_a_message():
-    class NoStart(RealWorker):
-        async def ready(self):
-            raise RuntimeError("no memory")
+class NoStart(RealWorker):
+    async def ready(self):
+        raise ValueError("no memory")
 
+
+class Silent(RealWorker):
+    async def ready(self):
+        await asyncio.sleep(60)
+
+
+def test_a_worker_that_fails_to_start_twice_leaves_a_message():
     async def scenario():
-        client = AiClient()
-        ok = await client.connect(NoStart())
-        return ok, client, await client.think({"rows": ROWS})
+        client, started = _client(NoStart())
+        ok = await client.connect()
+        return ok, client, started, await client.think({"rows": ROWS})
 
-    ok, client, answer = run_async(scenario)
-    assert not ok and not client.ready and "no memory" in client.error
+    ok, client, started, answer = run_async(scenario)
+    assert not ok and not client.ready and started == [1, 2]
+    assert "could not start" in client.error and "no memory" in client.error and "game still works" in client.error
     assert answer["ok"] is False
+
+
+def test_starting_has_a_time_limit_and_one_retry():
+    async def scenario():
+        client, started = _client(Silent(), RealWorker(), timeout_s=0.2)
+        return await client.connect(), client, started
+
+    ok, client, started = run_async(scenario)
+    assert ok and client.ready and started == [1, 2] and client.presets
+
+
+def test_a_worker_that_never_answers_is_given_up_with_a_message():
+    async def scenario():
+        client, started = _client(Silent(), timeout_s=0.1)
+        return await client.connect(), client, started
+
+    ok, client, started = run_async(scenario)
+    assert not ok and started == [1, 2] and "did not answer within 0.1 s" in client.error
+
+
+def test_a_worker_file_that_does_not_load_is_said_plainly():
+    async def scenario():
+        client, _ = _client(RuntimeError("its file could not be loaded (HTTP 404)"))
+        return await client.connect(), client
+
+    ok, client = run_async(scenario)
+    assert not ok and client.error.startswith("The AI could not start: its file could not be loaded (HTTP 404).")
+
+
+def test_after_a_worker_died_a_restart_brings_a_new_one_and_the_ai_works_again():
+    async def scenario():
+        client, started = _client(Broken(exc=JsException("TypeError: Cannot read properties of undefined")),
+                                  RealWorker())
+        assert await client.connect()
+        failed = await client.think({"rows": ROWS, "think_ms": 10})
+        not_ready = client.ready
+        restarted = await client.restart()
+        return failed, not_ready, restarted, await client.think({"rows": ROWS, "think_ms": 10}), started
+
+    failed, not_ready, restarted, answer, started = run_async(scenario)
+    assert failed["restart"] and not not_ready and restarted and answer["ok"] and started == [1, 2]
+
+
+def test_restarts_are_limited():
+    async def scenario():
+        client, _ = _client(Broken(exc=JsException("dead")))
+        results = []
+        for _ in range(ai_client.MAX_RESTARTS + 1):
+            results.append(await client.restart())
+        return client, results
+
+    client, results = run_async(scenario)
+    assert results[-1] is False and "stopped working" in client.error

@@ -56,3 +56,16 @@ def test_slider_ranges_contain_the_default():
     for default in (0.0, 0.1, 2.7, 200000.0, -4.0):
         low, high, step = slider_range(default)
         assert low <= default <= high and step > 0
+
+
+def test_numbers_too_large_for_a_float_are_replaced_by_defaults():
+    huge = 10**400
+    settings = AiSettings.from_saved({"think_ms": huge, "pause_ms": -huge,
+                                      "weights": {"classic": {"monotonicity": huge, "smoothness": 0.5}}})
+    assert settings.think_ms == DEFAULT_THINK_MS and settings.pause_ms == DEFAULT_PAUSE_MS
+    assert settings.weights == {"classic": {"smoothness": 0.5}}
+
+
+def test_far_off_numbers_keep_their_side_of_the_range():
+    settings = AiSettings.from_saved({"think_ms": 1e308, "pause_ms": -1e308})
+    assert settings.think_ms == THINK_STEPS_MS[-1] and settings.pause_ms == PAUSE_STEPS_MS[0]

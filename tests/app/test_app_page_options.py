@@ -27,3 +27,19 @@ def test_bad_seeds_are_ignored_with_a_notice():
 
 def test_the_last_seed_wins():
     assert parse_page_options("?seed=1&seed=2").seed == 2
+
+
+def test_a_seed_longer_than_python_converts_is_ignored_with_a_notice():
+    options = parse_page_options("?seed=" + "7" * 5000)
+    assert options.seed is None and "seed" in options.notices[0] and len(options.notices[0]) < 300
+
+
+@given(st.text())
+def test_any_query_gives_options(query):
+    options = parse_page_options(query)
+    assert options.seed is None or 0 <= options.seed <= MAX_SEED
+
+
+def test_an_overlong_query_is_ignored_whole():
+    options = parse_page_options("?seed=1&x=" + "a" * 10_000)
+    assert options.seed is None and "characters long" in options.notices[0]

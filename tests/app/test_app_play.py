@@ -3,45 +3,18 @@
 from __future__ import annotations
 
 from app_async import run_async
+from fakes import FakeView
 
 from app.play import AI, HUMAN, Intent, PlaySession
-from app.storage import GAME_KEY, MemoryBackend, Storage
+from app.play import NOT_SAVED
+from app.saved_games import SavedGames
+from app.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage
 from game2048.board import from_rows, to_rows
 from game2048.game import Game
 
 
-class FakeView:
-    """Records what the session asked the view to draw; keeps a copy of the settled board."""
-
-    def __init__(self) -> None:
-        self.calls: list[str] = []
-        self.settled_rows: list[list[int]] | None = None
-        self.settled = True
-        self.overlays: tuple[bool, bool] = (False, False)
-
-    def render(self, game):
-        self.calls.append("render")
-        self.settled_rows = to_rows(game.board)
-
-    def slide(self, outcome):
-        self.calls.append(f"slide:{outcome.direction.value}")
-
-    def settle(self, game, outcome):
-        self.calls.append("settle")
-        self.settled_rows = to_rows(game.board)
-
-    def show_score(self, score, best, added=0):
-        self.score, self.best = score, best
-
-    def show_overlays(self, game):
-        self.overlays = (game.paused_at_win, game.over)
-
-    def set_settled(self, settled):
-        self.settled = settled
-
-
-def _session(game: Game, seed: int | None = 1) -> tuple[PlaySession, FakeView, Storage]:
-    view, storage = FakeView(), Storage(MemoryBackend())
+def _session(game: Game, seed: int | None = 1, backend=None) -> tuple[PlaySession, FakeView, SavedGames]:
+    view, storage = FakeView(), SavedGames(Storage(backend or MemoryBackend()))
     session = PlaySession(game, view, storage, new_game=lambda: Game.new(seed), slide_seconds=0.001)
     session.start()
     return session, view, storage
@@ -89,9 +62,7 @@ def test_a_move_that_changes_nothing_draws_nothing():
 
 def test_moves_wait_on_the_win_overlay_until_keep_going():
     async def scenario():
-        game = Game.new(3)
-        game.board = from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4])
-        game.score, game.moves = 10_000, 400
+        game = Game.from_position(from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]), seed=3)
         session, view, _ = _session(game)
         session.submit(Intent.move("left"))
         session.submit(Intent.move("right"))  # ignored: paused at the win
@@ -103,8 +74,8 @@ def test_moves_wait_on_the_win_overlay_until_keep_going():
         return paused, session
 
     (paused, moves, overlays), session = run_async(scenario)
-    assert paused and moves == 401 and overlays == (True, False)
-    assert session.game.keep_playing and session.game.moves == 402
+    assert paused and moves == 1023 and overlays == (True, False)
+    assert session.game.keep_playing and session.game.moves == 1024
 
 
 def test_restart_starts_the_seeded_game_and_keeps_the_best_score():
@@ -128,17 +99,15 @@ def test_each_move_is_saved_and_a_finished_game_is_not():
         session, _, storage = _session(Game.new(2))
         session.submit(Intent.move("left"))
         await session.wait_idle()
-        saved = storage.load_game()[0]
+        saved = storage.load()
         # A board one move from the end: left merges the 8s, and (for this generator) the spawn ends it.
         for seed in range(100):
-            game = Game.new(seed)
-            game.board = from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]])
+            game = Game.from_position(from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]]), seed)
             probe = Game.from_dict(game.to_dict())
             if probe.play("left").over:
                 break
-        game.score, game.moves = 2000, 100
         session2, _, storage2 = _session(game)
-        storage2.save_game(game)
+        storage2.save(game)
         session2.submit(Intent.move("left"))
         await session2.wait_idle()
         return saved, session, session2, storage2
@@ -146,7 +115,7 @@ def test_each_move_is_saved_and_a_finished_game_is_not():
     saved, session, session2, storage2 = run_async(scenario)
     assert saved is not None and saved.board == session.game.board
     assert session2.game.over
-    assert storage2.backend.getItem(GAME_KEY) is None
+    assert storage2.storage.get(GAME_KEY) is None
     assert storage2.best_score() == session2.game.score
 
 
@@ -196,3 +165,38 @@ def test_listeners_hear_every_submitted_intent_at_once_even_a_move_that_changes_
 
     run_async(scenario)
     assert heard == [("submitted", "left")]
+
+
+class FullBackend(MemoryBackend):
+    """A storage whose quota is used up: reads work, every write fails."""
+
+    def setItem(self, key, value):  # noqa: N802
+        raise RuntimeError("QuotaExceededError")
+
+
+def test_a_save_that_fails_is_said_once_and_the_game_goes_on():
+    async def scenario():
+        session, view, _ = _session(Game.new(2), backend=FullBackend())
+        for direction in ["left", "up", "right", "down"]:
+            session.submit(Intent.move(direction))
+        await session.wait_idle()
+        return session, view
+
+    session, view = run_async(scenario)
+    assert session.game.moves == _reference(2, ["left", "up", "right", "down"]).moves > 0
+    assert view.notices == [NOT_SAVED]
+
+
+def test_the_best_score_is_the_highest_any_tab_saved():
+    async def scenario():
+        backend = MemoryBackend()
+        session, view, _ = _session(Game.new(9), backend=backend)
+        backend.setItem(BEST_KEY, "50000")  # another tab, meanwhile
+        for direction in ["left", "down", "left", "down", "right"]:
+            session.submit(Intent.move(direction))
+        await session.wait_idle()
+        return session, view, backend
+
+    session, view, backend = run_async(scenario)
+    assert 0 < session.game.score < 50000
+    assert backend.getItem(BEST_KEY) == "50000" and session.best == 50000 and view.best == 50000

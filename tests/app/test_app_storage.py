@@ -1,63 +1,73 @@
-"""Storage: games round-trip; damaged, foreign or impossible saves are discarded with a notice; nothing raises."""
+"""Storage: every key read through the guard; a refused value is set aside with a notice; nothing raises."""
 
 from __future__ import annotations
 
-import json
-
-from app.storage import BEST_KEY, DISCARDED_KEY, GAME_KEY, SETTINGS_KEY, MemoryBackend, Storage
-from game2048.game import Game
-
-
-def test_a_saved_game_comes_back_with_its_generator():
-    storage = Storage(MemoryBackend())
-    game = Game.new(8)
-    game.play("left")
-    storage.save_game(game)
-    restored, notice = storage.load_game()
-    assert notice is None and restored.to_dict() == game.to_dict()
-    assert restored.play("up").spawn == game.play("up").spawn
+from app.outside_data import BadData, read_int
+from app.storage import (BEST_KEY, DISCARDED_KEY, GAME_KEY, SETTINGS_KEY, MemoryBackend, Storage,
+                         UnavailableStorage, discarded_key)
 
 
-def test_nothing_saved_is_no_game_and_no_notice():
-    assert Storage(MemoryBackend()).load_game() == (None, None)
-
-
-def _with(raw: str) -> Storage:
-    backend = MemoryBackend()
-    backend.setItem(GAME_KEY, raw)
+def _with(key: str, raw: str, backend: MemoryBackend | None = None) -> Storage:
+    backend = backend or MemoryBackend()
+    backend.setItem(key, raw)
     return Storage(backend)
 
 
-def test_unreadable_saves_are_discarded_with_a_notice():
-    storage = _with("{not json")
-    game, notice = storage.load_game()
-    assert game is None and "damaged" in notice
-    assert storage.backend.getItem(GAME_KEY) is None
-    assert storage.backend.getItem(DISCARDED_KEY) == "{not json" and DISCARDED_KEY in notice
+def test_discarded_keys_sit_beside_their_key():
+    assert DISCARDED_KEY == discarded_key(GAME_KEY) == "game2048:discarded-game"
+    assert discarded_key(SETTINGS_KEY) == "game2048:discarded-settings"
 
 
-def test_foreign_and_impossible_saves_are_discarded_with_the_reason():
-    other = Game.new(1).to_dict() | {"version": 7}
-    odd = Game.new(1).to_dict() | {"score": 3}
-    for data, words in ((other, "another version"), (odd, "odd"), ([1, 2], "not an object")):
-        storage = _with(json.dumps(data))
-        game, notice = storage.load_game()
-        assert game is None and words in notice, notice
-        assert json.loads(storage.backend.getItem(DISCARDED_KEY)) == data
+def test_a_refused_value_is_moved_to_its_discarded_key_and_explained_once():
+    storage = _with(BEST_KEY, "lots")
+    assert storage.best_score() == 0
+    assert storage.get(BEST_KEY) is None and storage.get(discarded_key(BEST_KEY)) == "lots"
+    [notice] = storage.take_notices()
+    assert "best score" in notice and "not a whole number" in notice and "game2048:discarded-best" in notice
+    assert storage.take_notices() == [] and storage.best_score() == 0
 
 
-def test_best_score_and_settings_tolerate_junk():
-    backend = MemoryBackend()
+def test_the_best_score_refuses_huge_and_negative_values():
+    for raw in ("-5", "9" * 5000, str(10**12), "1e9", " 12 "):
+        storage = _with(BEST_KEY, raw)
+        expected = 12 if raw == " 12 " else 0
+        assert storage.best_score() == expected, raw
+        assert bool(storage.take_notices()) == (expected == 0), raw
+
+
+def test_saving_a_best_score_keeps_a_higher_one_saved_by_another_tab():
+    storage = _with(BEST_KEY, "9000")
+    assert storage.save_best_score(200) == 9000 and storage.get(BEST_KEY) == "9000"
+    assert storage.save_best_score(12000) == 12000 and storage.get(BEST_KEY) == "12000"
+
+
+def test_settings_tolerate_junk_and_set_it_aside():
+    for raw in ("[1]", "{not json", "[" * 50_000, '{"ai": {"think_ms": ' + "9" * 400 + "}}", "x" * 20_000,
+                '{"ai": NaN}', '{"ai": 1e999}'):
+        storage = _with(SETTINGS_KEY, raw)
+        assert storage.settings() == {}, raw[:40]
+        assert storage.get(discarded_key(SETTINGS_KEY)) == raw and len(storage.take_notices()) == 1
+    storage = Storage(MemoryBackend())
+    storage.save_settings({"ai": {"think_ms": 20}})
+    assert storage.settings() == {"ai": {"think_ms": 20}} and storage.take_notices() == []
+
+
+class FullBackend(MemoryBackend):
+    """A storage whose quota allows no new key: the copy of a refused value does not fit."""
+
+    def setItem(self, key, value):  # noqa: N802
+        if key not in self.items:
+            raise RuntimeError("QuotaExceededError")
+        super().setItem(key, value)
+
+
+def test_a_copy_that_does_not_fit_is_not_claimed():
+    backend = FullBackend()
+    backend.items[BEST_KEY] = "lots"
     storage = Storage(backend)
     assert storage.best_score() == 0
-    backend.setItem(BEST_KEY, "lots")
-    assert storage.best_score() == 0
-    storage.save_best_score(2048)
-    assert storage.best_score() == 2048
-    backend.setItem(SETTINGS_KEY, "[1]")
-    assert storage.settings() == {}
-    storage.save_settings({"ai": {"think_ms": 20}})
-    assert storage.settings() == {"ai": {"think_ms": 20}}
+    [notice] = storage.take_notices()
+    assert "could not be kept" in notice and "discarded-best" not in notice
 
 
 class BrokenBackend(MemoryBackend):
@@ -75,8 +85,24 @@ class BrokenBackend(MemoryBackend):
 
 def test_a_failing_storage_never_stops_the_game():
     storage = Storage(BrokenBackend())
-    assert storage.load_game() == (None, None)
-    assert storage.save_game(Game.new(1)) is False
-    storage.clear_game()
-    storage.save_best_score(10)
+    assert storage.set(GAME_KEY, "x") is False
+    storage.remove(GAME_KEY)
+    assert storage.save_best_score(10) == 10
     assert storage.best_score() == 0 and storage.settings() == {}
+
+
+def test_a_browser_that_refuses_storage_is_told_once():
+    storage = Storage(UnavailableStorage())
+    [notice] = storage.take_notices()
+    assert "gone when you close the tab" in notice
+
+
+def test_a_reader_that_raises_only_bad_data_is_guarded():
+    storage = _with(BEST_KEY, "12")
+
+    def refuse(raw: str) -> int:
+        raise BadData("no")
+
+    assert storage.read(BEST_KEY, refuse) is None
+    assert storage.read(GAME_KEY, lambda raw: read_int(raw, 0, 1)) is None  # absent: no notice
+    assert len(storage.take_notices()) == 1

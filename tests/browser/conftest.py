@@ -82,6 +82,14 @@ class PageRun:
     def errors(self) -> list[str]:
         return self.page.console_errors
 
+    def new_tab(self) -> Any:
+        """Another ready page of the same origin in this context (shares localStorage, hears its events)."""
+        page = self.context.new_page()
+        watch_page(page, [])
+        page.goto(f"{self.base_url}/index.html")
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=READY_TIMEOUT_MS)
+        return page
+
     def goto(self, query: str = "") -> None:
         url = f"{self.base_url}/index.html" + (f"?{query}" if query else "")
         self.page.goto(url)
@@ -102,13 +110,16 @@ class PageRun:
 
 @pytest.fixture
 def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., PageRun]]:
-    """Factory: ``open_page(query="", storage=None, **context_options)`` -> a ready ``PageRun``."""
+    """Factory: ``open_page(query="", storage=None, prepare=None, **context_options)`` -> a ready ``PageRun``."""
     contexts: list[Any] = []
 
-    def _open(query: str = "", storage: dict[str, str] | None = None, **context_kw: Any) -> PageRun:
+    def _open(query: str = "", storage: dict[str, str] | None = None, prepare: Callable[[Any], None] | None = None,
+              **context_kw: Any) -> PageRun:
         context_kw.setdefault("viewport", {"width": 900, "height": 1000})
         context = browser.new_context(**context_kw)
         contexts.append(context)
+        if prepare is not None:  # routes or init scripts, before the page first loads
+            prepare(context)
         requests: list[str] = []
         context.on("request", lambda request: requests.append(request.url))
         page = context.new_page()

@@ -18,11 +18,9 @@ def _set_slider(page, selector: str, key: str) -> None:
     page.locator(selector).blur()
 
 
-def _open_saved(open_page, seed: int, rows: list[list[int]], score: int, moves: int):
+def _open_saved(open_page, seed: int, rows: list[list[int]]):
     """The page over a saved game with this board (a position no seed reaches quickly), the AI ready."""
-    game = Game.new(seed)
-    game.board = B.from_rows(rows)
-    game.score, game.moves = score, moves
+    game = Game.from_position(B.from_rows(rows), seed)
     run = open_page(storage={"game2048:game": json.dumps(game.to_dict())})
     wait_ai_ready(run.page)
     return run
@@ -54,7 +52,7 @@ def test_ai_waits_for_its_worker_then_hint_shows_an_arrow_and_leaves_the_board(o
 def test_a_move_chosen_by_the_rescue_search_says_so_in_the_readout(open_page):
     # A saved game a few moves from its end (tests/test_search_rescue.py): at 100 ms alpha-beta proves the loss
     # and its rescue search, against 2s only, picks the move; the readout says so after the depth.
-    run = _open_saved(open_page, 12, [[2, 32, 128, 1024], [2, 64, 256, 512], [2, 8, 128, 64], [4, 8, 4, 2]], 16000, 900)
+    run = _open_saved(open_page, 12, [[2, 32, 128, 1024], [2, 64, 256, 512], [2, 8, 128, 64], [4, 8, 4, 2]])
     page = run.page
     page.click("#ai-hint")
     wait_decisions(page, 1)
@@ -139,7 +137,7 @@ def test_a_failed_worker_is_reported_autoplay_stops_and_the_game_is_kept(open_pa
     # The worker dies (as after running out of memory): it never answers again.
     page.evaluate("document.querySelector('script[name=\"ai\"]').xworker.terminate()")
     page.wait_for_selector("#ai-status.error", timeout=30_000)
-    assert "AI error" in page.text_content("#ai-status")
+    assert "restarting" in page.text_content("#ai-status")
     assert page.is_visible("#notice") and "AI error" in page.text_content("#notice")
     assert page.get_attribute("body", "data-autoplay") == "off"
     kept = read_board(page)
@@ -200,7 +198,7 @@ def test_algorithm_preset_and_weights_reach_the_worker_and_persist(open_page):
 
 
 def test_autoplay_pauses_at_the_win_and_keep_going_resumes_it(open_page):
-    run = _open_saved(open_page, 37, [[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]], 20_000, 900)
+    run = _open_saved(open_page, 37, [[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]])
     page = run.page
     page.keyboard.press("p")
     page.wait_for_selector("#win-overlay", state="visible", timeout=30_000)

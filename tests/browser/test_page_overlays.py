@@ -11,11 +11,9 @@ from game2048.game import Game
 GAME_KEY = "game2048:game"
 
 
-def _saved(rows: list[list[int]], seed: int, score: int = 20_000, moves: int = 900) -> tuple[Game, str]:
+def _saved(rows: list[list[int]], seed: int) -> tuple[Game, str]:
     """A game in progress on ``rows`` (its generator seeded with ``seed``), and its saved form."""
-    game = Game.new(seed)
-    game.board = from_rows(rows)
-    game.score, game.moves = score, moves
+    game = Game.from_position(from_rows(rows), seed)
     return game, json.dumps(game.to_dict())
 
 
@@ -65,8 +63,7 @@ def test_win_overlay_new_game(open_page):
 def _seed_that_ends_the_game(rows: list[list[int]], direction: str) -> int:
     """A generator seed whose spawn after ``direction`` leaves no legal move (found in CPython)."""
     for seed in range(100):
-        game = Game.new(seed)
-        game.board = from_rows(rows)
+        game, _ = _saved(rows, seed)
         if game.play(direction).over:
             return seed
     raise AssertionError("no seed ends the game: pick another position")
@@ -77,7 +74,7 @@ NEAR_OVER = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]]
 
 def test_game_over_then_try_again(open_page):
     seed = _seed_that_ends_the_game(NEAR_OVER, "left")
-    game, saved = _saved(NEAR_OVER, seed=seed, score=3000, moves=200)
+    game, saved = _saved(NEAR_OVER, seed=seed)
     run = open_page(storage={GAME_KEY: saved})
     page = run.page
     page.keyboard.press("ArrowLeft")

@@ -54,7 +54,7 @@ def _assert_fresh_game_with_notice(run, words: str) -> None:
 
 def test_unreadable_saved_game_is_replaced_with_a_notice(open_page):
     run = open_page(storage={GAME_KEY: "{not json", "game2048:best": "64"})
-    _assert_fresh_game_with_notice(run, "damaged")
+    _assert_fresh_game_with_notice(run, "not readable JSON")
     assert read_best(run.page) == 64
 
 

@@ -1,0 +1,73 @@
+"""Which game this tab plays: kept games brought back, and what other tabs of the page save.
+
+Browsers tell every other tab of a site when one writes localStorage (the
+``storage`` event); ``on_storage`` turns that into what a player expects:
+a higher best score shows at once, and a game replaced by another tab's is
+kept and said so, with a button to play the other tab's game instead.
+"Resume kept game" (button or B) swaps the current game with the newest
+kept one; the current one is kept in its place if it is worth keeping.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.play import Intent, PlaySession
+from app.saved_games import SavedGames, describe
+from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY
+
+REPLACED = ("Another tab of this page saved a different game. Yours ({}) goes on here and is kept; "
+            "your next move saves it over the other tab's game, which is then kept too.")
+TAKE_OTHER = "Play the other tab's game"
+
+
+class GameSwitcher:
+    """Handles the kept games' button and other tabs' storage events for one ``PlaySession``."""
+
+    def __init__(self, session: PlaySession, saved: SavedGames, view: Any) -> None:
+        self.session = session
+        self.saved = saved
+        self.view = view
+        self.kept_count = len(saved.kept())
+        view.show_kept_games(self.kept_count)
+        session.listeners.append(lambda *_: self.refresh())
+
+    def refresh(self) -> None:
+        """Show the kept games' button if the count changed (read from storage only when it may have)."""
+        count = self.saved.kept_count
+        if count != self.kept_count:
+            self.kept_count = count
+            self.view.show_kept_games(count)
+
+    def resume_kept(self) -> None:
+        """Play the newest kept game; the current one takes its place among the kept."""
+        game = self.saved.swap(self.session.game)
+        self._report()
+        self.refresh()
+        if game is not None:
+            self.session.submit(Intent.switch(game))
+
+    def take_other_tabs_game(self) -> None:
+        game = self.saved.take_saved()
+        self._report()
+        if game is not None:
+            self.session.submit(Intent.switch(game))
+
+    def on_storage(self, key: str | None, new_value: str | None) -> None:
+        """Another tab wrote ``key`` (None: it cleared the page's storage)."""
+        if key == BEST_KEY:
+            self.session.note_best(self.saved.best_score())
+        elif key == GAME_KEY or key is None:
+            game = self.session.game
+            if self.saved.replaced_elsewhere(new_value if key else None, game):
+                text = " ".join([REPLACED.format(describe(game)), *self.saved.take_notices()])
+                self.view.show_notice(text, action=(TAKE_OTHER, self.take_other_tabs_game))
+        if key in (KEPT_KEY, GAME_KEY, None):
+            self.saved.kept()  # re-reads the count
+        self._report()
+        self.refresh()
+
+    def _report(self) -> None:
+        notices = self.saved.take_notices()
+        if notices:
+            self.view.show_notice(" ".join(notices))

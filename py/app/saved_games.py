@@ -1,0 +1,183 @@
+"""The saved game and the kept games: what survives a reload, and nothing lost to a link or another tab.
+
+``GAME_KEY`` holds the game a reload restores.  Other tabs of the page write
+the same key, so a save first checks that the key still holds what this tab
+last wrote there; if another tab's game is there instead, that game is kept
+before this one replaces it.  Games set aside that way, or by a seed link
+opened over a game in progress, go to ``KEPT_KEY``: a short list, newest
+first, that the page's "Resume kept game" button cycles through.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from game2048.game import Game, SavedStateError
+
+from app.outside_data import BadData, read_json
+from app.storage import GAME_KEY, JSON_LIMITS, KEPT_KEY, Storage
+
+MAX_KEPT = 10
+"""Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
+
+
+def encode(game: Game) -> str:
+    return json.dumps(game.to_dict(), separators=(",", ":"))
+
+
+def parse_game(data: Any) -> Game:
+    """A saved game from its JSON value; ``BadData`` saying why it is refused."""
+    try:
+        return Game.from_dict(data)
+    except SavedStateError as exc:
+        raise BadData(str(exc)) from None
+
+
+def worth_keeping(game: Game) -> bool:
+    """A game someone played and can still play on: what the page never drops without asking."""
+    return game.moves > 0 and not game.over
+
+
+def describe(game: Game) -> str:
+    return f"score {game.score}, {game.moves} moves" + (f", seed {game.seed}" if game.seed is not None else "")
+
+
+def _game_list(data: Any) -> list[Any]:
+    if not isinstance(data, list):
+        raise BadData(f"it is not a list but {type(data).__name__}")
+    return data
+
+
+class SavedGames:
+    """This tab's view of ``GAME_KEY`` and ``KEPT_KEY``; refusals and losses go to ``storage.notices``."""
+
+    def __init__(self, storage: Storage) -> None:
+        self.storage = storage
+        self._written: str | None = None  # GAME_KEY as this tab last read or wrote it
+        self._parked: dict[str, Any] | None = None  # this tab's game, kept when another tab replaced it
+        self.kept_count = 0  # as last read or written
+
+    # -- the current game ---------------------------------------------------------------------
+
+    def best_score(self) -> int:
+        return self.storage.best_score()
+
+    def save_best_score(self, score: int) -> int:
+        return self.storage.save_best_score(score)
+
+    def take_notices(self) -> list[str]:
+        return self.storage.take_notices()
+
+    def load(self) -> Game | None:
+        """The game a reload restores, or None (nothing saved, or refused with a notice)."""
+        game = self.storage.read_json(GAME_KEY, parse_game)
+        self._written = self.storage.get(GAME_KEY) if game is not None else None
+        return game
+
+    def save(self, game: Game) -> bool:
+        """Save ``game`` for reloads, keeping first whatever another tab saved there; False if it failed."""
+        raw = encode(game)
+        self._keep_other_tabs_game(raw)
+        if not self.storage.set(GAME_KEY, raw):
+            return False
+        self._written = raw
+        if self._parked is not None:  # this tab's game is saved again: its parked copy is stale
+            self._remove_kept(self._parked)
+            self._parked = None
+        return True
+
+    def clear(self) -> None:
+        """Forget the current game (a finished game is not restored, as in the original)."""
+        self._keep_other_tabs_game()
+        self.storage.remove(GAME_KEY)
+        self._written = None
+
+    def _keep_other_tabs_game(self, replacement: str | None = None) -> None:
+        current = self.storage.get(GAME_KEY)
+        if current is None or current in (self._written, replacement):
+            return
+        try:
+            other = parse_game(read_json(current, *JSON_LIMITS[GAME_KEY]))
+        except BadData as exc:
+            self.storage.discard(GAME_KEY, current, str(exc))
+            return
+        if worth_keeping(other):
+            self.keep(other)
+            self.storage.notices.append(f"Another tab's game ({describe(other)}) was kept: "
+                                        "\u201cResume kept game\u201d brings it back.")
+
+    # -- other tabs ---------------------------------------------------------------------------
+
+    def replaced_elsewhere(self, new_raw: str | None, game: Game) -> bool:
+        """Another tab wrote ``GAME_KEY`` (a ``storage`` event): True if this tab's game had to be kept.
+
+        This tab's game is kept at once (the tab may be closed next); it is
+        dropped from the kept games again if this tab saves it over the other.
+        """
+        if new_raw == self._written:
+            return False
+        if new_raw is None:  # the other tab's game ended: this tab's game is the one to restore
+            self._written = None
+            self.save(game)
+            return False
+        if not worth_keeping(game):
+            return False
+        self._parked = game.to_dict()
+        self.keep(game)
+        return True
+
+    def take_saved(self) -> Game | None:
+        """The game another tab saved, now this tab's (the caller has kept its own)."""
+        self._parked = None
+        return self.load()
+
+    # -- kept games ---------------------------------------------------------------------------
+
+    def kept(self) -> list[dict[str, Any]]:
+        """The kept games' saved forms, newest first; entries that are not valid games are set aside."""
+        entries = self.storage.read_json(KEPT_KEY, _game_list) or []
+        valid = []
+        for entry in entries:
+            try:
+                parse_game(entry)
+                valid.append(entry)
+            except BadData as exc:
+                self.storage.notices.append(f"A kept game could not be used ({exc}) and was dropped.")
+        self.kept_count = len(valid)
+        if len(valid) != len(entries):
+            self._write_kept(valid)
+        return valid
+
+    def keep(self, game: Game) -> None:
+        """Put ``game`` first among the kept games (once), dropping the oldest beyond ``MAX_KEPT``."""
+        entry = game.to_dict()
+        entries = [entry] + [e for e in self.kept() if e != entry]
+        for dropped in entries[MAX_KEPT:]:
+            self.storage.notices.append(
+                f"The oldest kept game ({describe(parse_game(dropped))}) was dropped: at most {MAX_KEPT} are kept.")
+        self._write_kept(entries[:MAX_KEPT])
+
+    def swap(self, game: Game) -> Game | None:
+        """The newest kept game, taken out; ``game`` goes to the back of the list if it is worth keeping."""
+        entries = self.kept()
+        if not entries:
+            return None
+        taken = parse_game(entries.pop(0))
+        if worth_keeping(game):
+            entries = [e for e in entries if e != game.to_dict()] + [game.to_dict()]
+        self._write_kept(entries)
+        return taken
+
+    def _remove_kept(self, entry: dict[str, Any]) -> None:
+        entries = self.kept()
+        if entry in entries:
+            self._write_kept([e for e in entries if e != entry])
+
+    def _write_kept(self, entries: list[dict[str, Any]]) -> None:
+        if not entries:
+            self.storage.remove(KEPT_KEY)
+        elif not self.storage.set(KEPT_KEY, json.dumps(entries, separators=(",", ":"))):
+            self.storage.notices.append("A game could not be kept: this browser's storage is full.")
+            return
+        self.kept_count = len(entries)

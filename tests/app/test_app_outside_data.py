@@ -1,0 +1,80 @@
+"""The guard for outside data: any text in, a value or ``BadData`` out, never another exception."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from app.outside_data import (BadData, finite_number, nesting_depth_exceeds, read_int, read_json)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
+    max_leaves=30)
+
+
+@given(st.text())
+def test_any_text_is_a_value_or_bad_data(text):
+    try:
+        read_json(text, max_chars=1000, max_depth=5)
+    except BadData:
+        pass
+
+
+@given(json_values)
+def test_json_within_the_limits_reads_back(value):
+    text = json.dumps(value)
+    try:
+        assert read_json(text, max_chars=100_000, max_depth=100) == value
+    except BadData as exc:  # only for integers longer than the limit
+        assert "digits" in str(exc)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("[" * 100_000 + "]" * 100_000, "levels deep"),
+    ('{"a":' * 30_000 + "1" + "}" * 30_000, "levels deep"),
+    ("9" * 5000, "digits"),
+    ("-" + "9" * 5000, "digits"),
+    ("1e999", "too large"),
+    ("NaN", "not a number"),
+    ("-Infinity", "not a number"),
+    ("x" * 2000, "characters long"),
+    ("{", "not readable JSON"),
+])
+def test_hostile_json_is_refused_with_a_reason(text, words):
+    with pytest.raises(BadData, match=words):
+        read_json(text, max_chars=1_000_000, max_depth=16) if words != "characters long" else \
+            read_json(text, max_chars=1000, max_depth=16)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    text = json.dumps(["[[[[[[[[[[{{{{{{", {"a": "\\\"[[[["}])
+    assert not nesting_depth_exceeds(text, 3)
+    assert read_json(text, 1000, 3) == ["[[[[[[[[[[{{{{{{", {"a": "\\\"[[[["}]
+    assert nesting_depth_exceeds("[[[[1]]]]", 3) and not nesting_depth_exceeds("[[[1]]]", 3)
+
+
+@given(st.text())
+def test_any_text_is_an_int_in_range_or_bad_data(text):
+    try:
+        value = read_int(text, 0, 2**63 - 1)
+    except BadData:
+        return
+    assert 0 <= value <= 2**63 - 1 and value == int(text.strip().lstrip("0") or "0")
+
+
+def test_integers_are_read_within_their_length_and_range():
+    assert read_int(" 0042 ", 0, 100) == 42
+    for text in ("9" * 4301, "0" * 5000 + "1" * 40, "1" * 31, "101", "-1", "1.5", "\u00b2", "", "٣"):
+        with pytest.raises(BadData):
+            read_int(text, 0, 100)
+    assert read_int("0" * 5000 + "7", 0, 100) == 7
+
+
+def test_finite_numbers():
+    assert finite_number(3) == 3.0 and finite_number(2.5) == 2.5
+    for value in (True, None, "3", 10**400, float("inf"), float("nan"), [1]):
+        assert finite_number(value) is None, value

@@ -1,0 +1,122 @@
+"""The guarded start: any storage contents and any URL give a playable game, and what was refused is said."""
+
+from __future__ import annotations
+
+import json
+from urllib.parse import quote
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import app.startup as startup
+from app.ai_settings import AiSettings
+from app.saved_games import SavedGames
+from app.startup import FAILED_START, choose_game
+from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
+from game2048 import board as B
+from game2048.game import Game
+
+KEYS = (GAME_KEY, KEPT_KEY, BEST_KEY, SETTINGS_KEY)
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=40)
+
+
+def _saved_game_like() -> st.SearchStrategy[dict]:
+    """A real saved game with one field replaced by anything: the near misses a hand edit makes."""
+    base = Game.new(3)
+    base.play("left")
+    fields = list(base.to_dict())
+    return st.builds(lambda field, value: base.to_dict() | {field: value}, st.sampled_from(fields), json_values)
+
+
+def _deep(depth: int) -> str:
+    return "[" * depth + "]" * depth
+
+
+hostile_text = st.one_of(
+    st.text(),
+    json_values.map(lambda v: json.dumps(v, allow_nan=True)),
+    _saved_game_like().map(json.dumps),
+    st.integers(min_value=1, max_value=60_000).map(_deep),
+    st.integers(min_value=20, max_value=6000).map(lambda n: "9" * n),
+    st.sampled_from(["NaN", "1e999", "-Infinity", '{"ai": {"think_ms": ' + "9" * 500 + "}}", "null", "[]"]),
+)
+storage_contents = st.dictionaries(st.sampled_from(KEYS), hostile_text, max_size=4)
+queries = st.one_of(
+    st.text(),
+    st.text().map(lambda t: "?seed=" + quote(t)),
+    st.integers(min_value=-5, max_value=2**70).map(lambda n: f"?seed={n}"),
+    st.integers(min_value=4000, max_value=20_000).map(lambda n: "?seed=" + "7" * n),
+)
+
+
+def _start(items: dict[str, str], query: str = ""):
+    backend = MemoryBackend()
+    backend.items.update(items)
+    saved = SavedGames(Storage(backend))
+    return choose_game(query, saved), saved, backend
+
+
+def _playable(game: Game) -> bool:
+    return isinstance(game, Game) and 2 <= 16 - B.count_empty(game.board) and B.max_rank(game.board) <= B.MAX_RANK
+
+
+@given(storage_contents, queries)
+def test_any_storage_and_any_url_give_a_playable_game(items, query):
+    start, saved, backend = _start(items, query)
+    assert _playable(start.game)
+    AiSettings.from_saved(saved.storage.settings().get("ai"))  # the controls' read of the settings
+    saved.storage.best_score()
+    notices = start.notices + saved.take_notices()
+    assert not any(n.startswith(FAILED_START[:20]) for n in notices), notices  # the guard alone sufficed
+    for key, raw in items.items():
+        if backend.getItem(key) != raw and key != GAME_KEY:
+            assert notices, f"{key} was changed without a word"
+    # Whatever was refused is gone from its key: the next start does not meet it again.
+    again, saved_again, _ = _start(dict(backend.items))
+    assert _playable(again.game) and not saved_again.take_notices()
+
+
+def test_deep_json_in_every_key_opens_the_page_and_is_set_aside():
+    deep = _deep(15_000)  # 30,000 characters: within the size limits, far beyond the depth
+    start, saved, backend = _start({key: deep for key in KEYS})
+    saved.storage.settings()
+    saved.storage.best_score()
+    notices = " ".join(start.notices + saved.take_notices())
+    assert _playable(start.game) and "levels deep" in notices
+    assert backend.getItem("game2048:discarded-game") == deep
+    assert backend.getItem("game2048:discarded-settings") == deep
+
+
+def test_a_seed_longer_than_python_converts_is_ignored_with_a_notice():
+    start, _, _ = _start({}, "?seed=" + "7" * 5000)
+    assert _playable(start.game) and start.seed is None and "seed" in start.notices[0]
+
+
+def test_a_seed_link_keeps_the_game_in_progress():
+    game = Game.new(3)
+    for direction in ("left", "up", "right"):
+        game.play(direction)
+    start, saved, _ = _start({GAME_KEY: json.dumps(game.to_dict())}, "?seed=42")
+    assert start.game.to_dict() == Game.new(42).to_dict()
+    assert saved.kept() == [game.to_dict()]
+    assert any("Your game in progress" in n and "Resume kept game" in n for n in start.notices)
+
+
+def test_a_seed_link_to_the_game_in_progress_continues_it():
+    game = Game.new(42)
+    game.play("left")
+    start, saved, _ = _start({GAME_KEY: json.dumps(game.to_dict())}, "?seed=42")
+    assert start.game.to_dict() == game.to_dict() and saved.kept() == [] and start.notices == []
+
+
+def test_anything_unforeseen_still_starts_a_fresh_game_with_a_notice(monkeypatch):
+    def broken(_options, _saved):
+        raise KeyError("surprise")
+
+    monkeypatch.setattr(startup, "_choose", broken)
+    start, _, _ = _start({})
+    assert _playable(start.game) and "KeyError" in start.notices[0] and "new game" in start.notices[0]

@@ -1,0 +1,213 @@
+"""Whatever the browser holds, the page opens, says what it set aside, and loses nothing it could keep.
+
+Each case is one a hostile (or unlucky) browser produced: values in storage
+that crashed the start for good, a URL that did, a worker file that does not
+load, a storage that is full, a second tab, a seed link over a game.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pagekit import engine_rows, read_best, read_board, read_score, replay, wait_ai_ready, wait_settled
+from game2048 import board as B
+from game2048.game import Game
+
+GAME_KEY = "game2048:game"
+SETTINGS_KEY = "game2048:settings"
+BEST_KEY = "game2048:best"
+KEPT_KEY = "game2048:kept-games"
+
+
+def _tiles(page) -> int:
+    return sum(v > 0 for row in read_board(page) for v in row)
+
+
+def _plays(page) -> None:
+    """Keys move tiles: the board changes within a few presses."""
+    before = read_board(page)
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+        if read_board(page) != before:
+            return
+    raise AssertionError("no key moved a tile")
+
+
+def _notice(page) -> str:
+    assert page.is_visible("#notice"), "no notice shown"
+    return page.text_content("#notice-text")
+
+
+def _won_without_2048() -> str:
+    game = Game.new(7)
+    game.play("left")
+    return json.dumps(game.to_dict() | {"won": True})
+
+
+def _score_beyond_the_tiles() -> str:
+    game = Game.new(7)
+    game.play("left")
+    return json.dumps(game.to_dict() | {"score": 10_000_000})
+
+
+def _zero_generator() -> str:
+    game = Game.new(7)
+    game.play("left")
+    return json.dumps(game.to_dict() | {"rng": [3, [0] * 625, None]})
+
+
+HOSTILE = {
+    "deep JSON in every key": ({GAME_KEY: "[" * 20_000 + "]" * 20_000, SETTINGS_KEY: "{\"a\":" * 5000 + "1" + "}" * 5000,
+                                KEPT_KEY: "[" * 20_000}, "", "levels deep"),
+    "a think time of 400 digits": ({SETTINGS_KEY: '{"ai": {"think_ms": ' + "9" * 400 + ', "pause_ms": 1e999}}'},
+                                   "", "AI settings"),
+    "a seed of 5000 digits": ({}, "seed=" + "7" * 5000, "seed"),
+    "a win with no 2048": ({GAME_KEY: _won_without_2048()}, "", "no tile reached 2048"),
+    "a score beyond the tiles": ({GAME_KEY: _score_beyond_the_tiles(), BEST_KEY: "100"}, "", "does not match"),
+    "an all-zero generator": ({GAME_KEY: _zero_generator()}, "", "all zero"),
+}
+
+
+@pytest.mark.parametrize("name", list(HOSTILE))
+def test_hostile_storage_or_url_gives_a_playable_page_that_says_what_it_set_aside(open_page, name):
+    storage, query, words = HOSTILE[name]
+    run = open_page(query, storage=storage)
+    page = run.page
+    assert words in _notice(page)
+    assert _tiles(page) == 2 and not page.is_visible("#win-overlay")
+    assert read_best(page) <= 100  # an impossible score never becomes the best
+    _plays(page)
+    run.reload()  # what was refused from storage was set aside: the next start meets it no more
+    assert page.is_visible("#notice") == bool(query)  # a bad link is still a bad link
+    assert run.errors == []
+
+
+def test_the_game_starts_without_the_ai_workers_file_and_says_why_the_ai_does_not(open_page):
+    run = open_page("seed=3", prepare=lambda context: context.route(
+        "**/ai_worker.py", lambda route: route.fulfill(status=404, body="missing")))
+    page = run.page
+    assert read_board(page) == engine_rows(3)
+    page.keyboard.press("ArrowLeft")
+    assert read_board(page) == engine_rows(3, ["left"])
+    page.wait_for_function("document.getElementById('ai-status').textContent.includes('could not start')",
+                           timeout=30_000)
+    status = page.text_content("#ai-status")
+    assert "HTTP 404" in status and "game still works" in status
+    assert "apply" not in status and "JsException" not in status
+    page.keyboard.press("i")  # the AI key says why instead of doing nothing
+    assert "could not start" in page.text_content("#ai-status")
+    page.keyboard.press("ArrowUp")
+    assert read_board(page) == engine_rows(3, ["left", "up"])
+    assert not any("ai_worker" in url for url in run.requests if "ai_worker.py" in url and "app/" not in url)
+
+
+FULL_STORAGE = """
+(() => {
+  const setItem = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (key === 'game2048:probe') return setItem.call(this, key, value);
+    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  };
+})();
+"""
+
+
+def test_a_full_storage_is_said_and_the_game_goes_on(open_page):
+    run = open_page("seed=4", prepare=lambda context: context.add_init_script(script=FULL_STORAGE))
+    page = run.page
+    page.keyboard.press("ArrowLeft")
+    assert read_board(page) == engine_rows(4, ["left"])
+    assert "could not be saved" in _notice(page)
+    page.keyboard.press("ArrowUp")
+    assert read_board(page) == engine_rows(4, ["left", "up"])
+
+
+def test_a_seed_link_keeps_the_game_in_progress_and_brings_it_back(open_page):
+    run = open_page("seed=8")
+    page = run.page
+    played = ["left", "up", "left", "up"]
+    for direction in played:
+        page.keyboard.press(f"Arrow{direction.title()}")
+    mine = read_board(page)
+    assert mine == engine_rows(8, played)
+    run.goto("seed=9")
+    assert read_board(page) == engine_rows(9)
+    assert "kept" in _notice(page)
+    assert page.is_visible("#kept-games")
+    page.keyboard.press("b")  # back to the kept game
+    assert read_board(page) == mine and read_score(page) == replay(Game.new(8), played).score
+    assert not page.is_visible("#kept-games")  # the link's game, never played, was not worth keeping
+    assert run.errors == []
+
+
+def test_two_tabs_keep_the_higher_best_and_neither_game(open_page):
+    run = open_page("seed=10")
+    first = run.page
+    second = run.new_tab()  # restores the same game
+    for key in ("ArrowLeft", "ArrowDown") * 6:
+        first.keyboard.press(key)
+    wait_settled(first)
+    high = read_score(first)
+    assert high > 0
+    second.wait_for_function("n => Number(document.getElementById('best').textContent) === n", arg=high,
+                             timeout=10_000)  # the other tab's best shows at once
+    second.keyboard.press("r")
+    second.keyboard.press("ArrowUp")
+    wait_settled(second)
+    assert read_score(second) < high
+    assert first.evaluate(f"localStorage.getItem('{BEST_KEY}')") == str(high)
+    first.wait_for_selector("#notice-action:not([hidden])", timeout=10_000)
+    assert "Another tab" in _notice(first)
+    kept = json.loads(first.evaluate(f"localStorage.getItem('{KEPT_KEY}')"))
+    assert kept and Game.from_dict(kept[0]).score == high  # the first tab's game is safe already
+    first.click("#notice-action")  # play the other tab's game here
+    assert read_board(first) == read_board(second)
+    first.click("#kept-games")  # and back to mine
+    read_board(first)  # settled: the switch is applied
+    assert read_score(first) == high
+    assert read_best(first) == high and read_best(second) == high
+
+
+def test_ai_step_on_the_win_overlay_says_why_and_ai_keys_during_a_think_are_answered(open_page):
+    near_win = [[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]]
+    game = Game.from_position(B.from_rows(near_win), seed=21)
+    run = open_page(storage={GAME_KEY: json.dumps(game.to_dict()),
+                             SETTINGS_KEY: json.dumps({"ai": {"think_ms": 1000}})})
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("i")
+    page.keyboard.press("i")  # during the first one's second of thought
+    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 2",
+                           timeout=30_000)
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("#win-overlay", state="visible")
+    page.keyboard.press("n")
+    assert "Keep going" in page.text_content("#ai-status")
+
+
+def test_the_ai_buttons_are_on_screen_on_a_small_phone(open_page):
+    run = open_page("seed=2", viewport={"width": 320, "height": 480}, has_touch=True, is_mobile=True)
+    page = run.page
+    for selector in ("#ai-hint", "#ai-step", "#ai-autoplay", "#board"):
+        box = page.locator(selector).bounding_box()
+        assert box["y"] >= 0 and box["y"] + box["height"] <= 480, (selector, box)
+
+
+def test_a_worker_that_dies_is_restarted_and_a_hint_asked_meanwhile_is_answered(open_page):
+    run = open_page("seed=3")
+    page = run.page
+    wait_ai_ready(page)
+    page.evaluate("document.querySelector('script[name=ai]').xworker.terminate()")  # the worker dies
+    page.keyboard.press("i")
+    page.wait_for_function("document.getElementById('ai-status').textContent.includes('restarting')",
+                           timeout=20_000)
+    assert "did not answer" in _notice(page) and "your game is kept" in _notice(page).lower()
+    page.keyboard.press("i")  # asked while the new worker starts: answered once it is up
+    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 1",
+                           timeout=60_000)
+    assert page.is_visible("#hint-arrow") and "restarted" in _notice(page)
+    page.click("#ai-step")
+    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 2",
+                           timeout=30_000)
