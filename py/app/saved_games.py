@@ -105,7 +105,7 @@ class SavedGames:
         if worth_keeping(other):
             self.keep(other)
             self.storage.notices.append(f"Another tab's game ({describe(other)}) was kept: "
-                                        "\u201cResume kept game\u201d brings it back.")
+                                        "\u201cResume kept game\u201d (B) brings it back.")
 
     # -- other tabs ---------------------------------------------------------------------------
 

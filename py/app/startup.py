@@ -43,7 +43,7 @@ def _choose(options: PageOptions, saved: SavedGames) -> Start:
         if game is not None and worth_keeping(game):
             saved.keep(game)
             notices.append(f"The link started game {options.seed}. Your game in progress ({describe(game)}) "
-                           "is kept: \u201cResume kept game\u201d brings it back.")
+                           "is kept: \u201cResume kept game\u201d (B) brings it back.")
         game = Game.new(options.seed)
     if game is None:
         game = Game.new(None)
