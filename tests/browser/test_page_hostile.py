@@ -12,13 +12,10 @@ import json
 import pytest
 
 from pagekit import engine_rows, read_best, read_board, read_score, replay, wait_ai_ready, wait_settled
+from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY
 from game2048 import board as B
 from game2048.game import Game
 
-GAME_KEY = "game2048:game"
-SETTINGS_KEY = "game2048:settings"
-BEST_KEY = "game2048:best"
-KEPT_KEY = "game2048:kept-games"
 
 
 def _tiles(page) -> int:
