@@ -231,3 +231,21 @@ def test_tables_agree_with_the_plain_slide_on_every_line() -> None:
         assert B.ROW_LEFT[key] == B.line_key(out) and B.SCORE_LEFT[key] == points
         rev = B.reverse_line(key)
         assert B.ROW_RIGHT[key] == B.reverse_line(B.ROW_LEFT[rev]) and B.SCORE_RIGHT[key] == B.SCORE_LEFT[rev]
+
+
+@given(boards(rank_strategy=ranks))
+def test_afterstates_are_the_four_moves_by_table(board: int) -> None:
+    assert B.afterstates(board) == tuple(B.move(board, d)[0] for d in B.DIRECTIONS)
+
+
+@given(boards(rank_strategy=ranks))
+def test_the_spread_tables_transpose_the_board(board: int) -> None:
+    spread = B.spread_tables()
+    keys = B.row_keys(board)
+    transposed = spread[0][keys[0]] | spread[1][keys[1]] | spread[2][keys[2]] | spread[3][keys[3]]
+    assert transposed == B.transpose(board) and B.row_keys(transposed) == B.column_keys(board)
+
+
+@given(boards(rank_strategy=ranks))
+def test_has_win_tile_is_a_rank_of_11_or_more(board: int) -> None:
+    assert B.has_win_tile(board) == (B.max_rank(board) >= B.WIN_RANK)

@@ -25,9 +25,16 @@ from typing import Iterable, Sequence
 Board = int
 
 MAX_RANK = 15
+WIN_RANK = 11
+"""The rank of 2048, the tile that wins."""
 ROW_MASK = 0xFFFF
 COL_MASK = 0x000F_000F_000F_000F
 FULL_MASK = 0xFFFF_FFFF_FFFF_FFFF
+ONES = 0x1111_1111_1111_1111
+"""Bit 0 of every nibble (cell); ``TWOS``, ``FOURS`` and ``EIGHTS`` are bits 1, 2 and 3."""
+TWOS = ONES << 1
+FOURS = ONES << 2
+EIGHTS = ONES << 3
 
 
 class Direction(str, Enum):
@@ -262,8 +269,68 @@ def count_empty(board: Board) -> int:
     # Fold each nibble to one bit that is set when the nibble is non-zero.
     x = board | (board >> 1)
     x |= x >> 2
-    x &= 0x1111_1111_1111_1111
+    x &= ONES
     return 16 - bin(x).count("1")
+
+
+def has_win_tile(child: Board) -> bool:
+    """Some cell holds rank 11 (2048) or more: bit 3 set, and bit 2 or bits 1 and 0.
+
+    The search inlines the expression (pinned to this text by ``tests/test_inlined_copies.py``).
+    """
+    eights, fours, twos, ones = EIGHTS, FOURS, TWOS, ONES
+    return bool(child & eights and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones))
+
+
+_spread: tuple[list[int], list[int], list[int], list[int]] | None = None
+
+
+def _spread_row(key: int) -> int:
+    """Nibble ``c`` of a line key moved to bit ``16 * c`` (the line as row 0 of the transposed board)."""
+    return (key & 0xF) | ((key & 0xF0) << 12) | ((key & 0xF00) << 24) | ((key & 0xF000) << 36)
+
+
+def spread_tables() -> tuple[list[int], list[int], list[int], list[int]]:
+    """``SPREAD[r][key]``: row ``r`` with line key ``key``, placed where it belongs in the transposed board.
+
+    With them the transposed board is four lookups and three ORs, and its
+    rows are the column keys: far cheaper than gathering nibbles with masks
+    and shifts on multi-digit ints.  Four tables of 65,536 ints, built on
+    first use, so that code that never searches (the page's main thread)
+    never builds them.
+    """
+    global _spread
+    if _spread is None:
+        first = [_spread_row(key) for key in range(1 << 16)]
+        _spread = (first, [v << 4 for v in first], [v << 8 for v in first], [v << 12 for v in first])
+    return _spread
+
+
+def afterstates(board: Board) -> tuple[Board, Board, Board, Board]:
+    """The boards after up, right, down, left (``DIRECTIONS`` order); a move that changes nothing gives ``board``.
+
+    The one statement of the table path: row keys, the transposed board (its
+    rows are the column keys), four lookups per move.  The search's hot loops
+    inline these lines, with these names; ``tests/test_inlined_copies.py``
+    checks every copy against this text.
+    """
+    spread0, spread1, spread2, spread3 = spread_tables()
+    row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
+    r0 = board & 0xFFFF
+    r1 = (board >> 16) & 0xFFFF
+    r2 = (board >> 32) & 0xFFFF
+    r3 = board >> 48
+    x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
+    k0 = x & 0xFFFF
+    k1 = (x >> 16) & 0xFFFF
+    k2 = (x >> 32) & 0xFFFF
+    k3 = x >> 48
+    return (
+        col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
+        row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),
+        col_down[k0] | (col_down[k1] << 4) | (col_down[k2] << 8) | (col_down[k3] << 12),
+        row_left[r0] | (row_left[r1] << 16) | (row_left[r2] << 32) | (row_left[r3] << 48),
+    )
 
 
 def tile_values(board: Board) -> list[int]:

@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import board as B
-from .board import Board, Direction
+from .board import WIN_RANK, Board, Direction
 
-WIN_RANK = 11  # 2048
 SAVE_VERSION = 1
 MAX_SEED = 2**63 - 1
 """Seeds are whole numbers from 0 to this (what the page's ``?seed=`` and a saved game accept)."""

@@ -19,7 +19,7 @@ Every term but the max is a sum over the four rows and four columns of
 something that depends on that line alone, so one 65,536-entry table per line
 key holds them packed into a single int (8 bits a field: four lines of at most
 45 never carry into the next field).  An evaluation is twelve lookups (four of
-them transpose the board, see ``columns``), additions of packed ints and a
+them transpose the board, see ``board.spread_tables``), additions of packed ints and a
 few shifts.
 """
 
@@ -28,8 +28,7 @@ from __future__ import annotations
 import math
 from typing import Callable, Mapping
 
-from ..board import Board, ROW_MASK, line_ranks
-from ..columns import spread_tables
+from ..board import ROW_MASK, Board, line_ranks, spread_tables
 
 DEFAULT_WEIGHTS: dict[str, float] = {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0}
 

@@ -36,8 +36,7 @@ from __future__ import annotations
 from array import array
 from typing import Callable, Mapping
 
-from ..board import Board, line_ranks, reverse_line
-from ..columns import spread_tables
+from ..board import Board, line_ranks, reverse_line, spread_tables
 
 MATRICES: dict[str, tuple[tuple[int, ...], ...]] = {
     "row_snake": ((0, 1, 2, 3), (7, 6, 5, 4), (8, 9, 10, 11), (15, 14, 13, 12)),
@@ -128,31 +127,32 @@ def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Boar
     w = {**DEFAULT_WEIGHTS, **(weights or {})}
     per_matrix = tables(w)
     rev = _reversal()
-    s0, s1, s2, s3 = spread_tables()
+    spread0, spread1, spread2, spread3 = spread_tables()
 
     def evaluate(board: Board) -> float:
-        a0 = board & 0xFFFF
-        a1 = (board >> 16) & 0xFFFF
-        a2 = (board >> 32) & 0xFFFF
-        a3 = board >> 48
-        t = s0[a0] | s1[a1] | s2[a2] | s3[a3]  # the transposed board: its rows are the columns
-        c0 = t & 0xFFFF
-        c1 = (t >> 16) & 0xFFFF
-        c2 = (t >> 32) & 0xFFFF
-        c3 = t >> 48
-        b0, b1, b2, b3 = rev[a0], rev[a1], rev[a2], rev[a3]
-        d0, d1, d2, d3 = rev[c0], rev[c1], rev[c2], rev[c3]
+        # board.afterstates' keys, inlined (tests/test_inlined_copies.py): rows r, columns k, reversed b and d
+        r0 = board & 0xFFFF
+        r1 = (board >> 16) & 0xFFFF
+        r2 = (board >> 32) & 0xFFFF
+        r3 = board >> 48
+        x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
+        k0 = x & 0xFFFF
+        k1 = (x >> 16) & 0xFFFF
+        k2 = (x >> 32) & 0xFFFF
+        k3 = x >> 48
+        b0, b1, b2, b3 = rev[r0], rev[r1], rev[r2], rev[r3]
+        d0, d1, d2, d3 = rev[k0], rev[k1], rev[k2], rev[k3]
         best = 0.0
         first = True
         for t0, t1, t2, t3 in per_matrix:
             score = max(
-                t0[a0] + t1[a1] + t2[a2] + t3[a3],
+                t0[r0] + t1[r1] + t2[r2] + t3[r3],
                 t0[b0] + t1[b1] + t2[b2] + t3[b3],
-                t0[a3] + t1[a2] + t2[a1] + t3[a0],
+                t0[r3] + t1[r2] + t2[r1] + t3[r0],
                 t0[b3] + t1[b2] + t2[b1] + t3[b0],
-                t0[c0] + t1[c1] + t2[c2] + t3[c3],
+                t0[k0] + t1[k1] + t2[k2] + t3[k3],
                 t0[d0] + t1[d1] + t2[d2] + t3[d3],
-                t0[c3] + t1[c2] + t2[c1] + t3[c0],
+                t0[k3] + t1[k2] + t2[k1] + t3[k0],
                 t0[d3] + t1[d2] + t2[d1] + t3[d0],
             )
             if first or score > best:

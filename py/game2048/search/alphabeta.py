@@ -76,15 +76,14 @@ import gc
 from math import nextafter
 from typing import Callable
 
-from ..board import COL_DOWN, COL_UP, DIRECTIONS, MOVERS, ROW_LEFT, ROW_RIGHT, Board, max_rank
-from ..columns import spread_tables
+from ..board import (COL_DOWN, COL_UP, DIRECTIONS, EIGHTS, FOURS, ONES, ROW_LEFT, ROW_RIGHT, TWOS, WIN_RANK, Board,
+                     afterstates, has_win_tile, max_rank, spread_tables)
 from .clock import Deadline, TimeUp
 from .reduction import make_placements
 from .result import SearchResult
 
 Evaluator = Callable[[Board], float]
 
-WIN_RANK = 11
 WIN_SCORE = 1.0e12
 """Far above any evaluation; a win (or, negated, a loss) adds the remaining depth to it."""
 MAX_DEPTH = 60
@@ -100,20 +99,10 @@ REDUCE_MIN_DEPTH = REDUCTION + 2
 
 EXACT, LOWER, UPPER = 0, 1, 2
 INFINITY = float("inf")
-EIGHTS = 0x8888_8888_8888_8888
-FOURS = 0x4444_4444_4444_4444
-TWOS = 0x2222_2222_2222_2222
-ONES = 0x1111_1111_1111_1111
 
 # Move order when the move at index ``h`` is tried first (DIRECTIONS order otherwise).
 ORDERS: tuple[tuple[int, ...], ...] = tuple((h,) + tuple(i for i in range(4) if i != h) for h in range(4))
 NATURAL_ORDER = (0, 1, 2, 3)
-
-
-def has_win_tile(board: Board) -> bool:
-    """True when some cell holds rank 11 (2048) or more: bit 3 set and (bit 2, or bits 1 and 0)."""
-    eights = board & EIGHTS
-    return bool(eights and (eights >> 3) & (((board & FOURS) >> 2) | ((board & TWOS) >> 1) & board & ONES))
 
 
 class _Forgetful(dict):
@@ -239,6 +228,7 @@ def _search(
             elif value <= alpha:
                 return alpha
 
+        # board.afterstates, inlined (tests/test_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF
@@ -271,7 +261,7 @@ def _search(
                 win_possible
                 and child & eights
                 and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones)
-            ):  # a tile of rank >= 11 (has_win_tile, inline)
+            ):  # board.has_win_tile, inlined
                 value = win_score + depth
                 hints[board] = i
                 table[board] = (value, EXACT)
@@ -334,6 +324,7 @@ def _search(
             countdown = CHECK_EVERY
             if timed and expired():
                 raise TimeUp
+        # board.afterstates, inlined (tests/test_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF
@@ -359,7 +350,7 @@ def _search(
                 win_possible
                 and child & eights
                 and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones)
-            ):  # a tile of rank >= 11 (has_win_tile, inline)
+            ):  # board.has_win_tile, inlined
                 value = win_score + 1
                 return alpha if value <= alpha else beta if value >= beta else value
             value = leaf_values.get(child)
@@ -403,7 +394,7 @@ def _search(
             kids.insert(0, lowest)
         return alpha if best <= alpha else best
 
-    root_kids = [(i, DIRECTIONS[i], child) for i, child in enumerate(_moves(board)) if child != board]
+    root_kids = [(i, DIRECTIONS[i], child) for i, child in enumerate(afterstates(board)) if child != board]
     if not root_kids:
         return SearchResult(None, 0, 0, 0, deadline.elapsed_ms(), -WIN_SCORE, "alphabeta")
 
@@ -455,7 +446,3 @@ def _search(
         algorithm="alphabeta",
     )
 
-
-def _moves(board: Board) -> tuple[Board, ...]:
-    """The boards after up, right, down, left (DIRECTIONS order); an illegal move gives ``board`` back."""
-    return tuple(MOVERS[d](board)[0] for d in DIRECTIONS)

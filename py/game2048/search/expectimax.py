@@ -59,8 +59,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ..board import COL_DOWN, COL_UP, DIRECTIONS, ROW_LEFT, ROW_RIGHT, Board
-from ..columns import spread_tables
+from ..board import COL_DOWN, COL_UP, DIRECTIONS, ONES, ROW_LEFT, ROW_RIGHT, Board, afterstates, spread_tables
 from .clock import Deadline, TimeUp
 from .result import SearchResult
 
@@ -81,31 +80,6 @@ MAX_DEPTH = 64
 
 TWO_PROBABILITY = 0.9
 FOUR_PROBABILITY = 0.1
-
-_ONES = 0x1111_1111_1111_1111
-
-
-_S0, _S1, _S2, _S3 = spread_tables()
-
-
-def afterstates(board: Board) -> tuple[Board, Board, Board, Board]:
-    """The boards after up, right, down, left (a move that changes nothing returns ``board``)."""
-    L, R, U, D = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
-    r0 = board & 0xFFFF
-    r1 = (board >> 16) & 0xFFFF
-    r2 = (board >> 32) & 0xFFFF
-    r3 = board >> 48
-    t = _S0[r0] | _S1[r1] | _S2[r2] | _S3[r3]  # the transposed board: its rows are the columns
-    c0 = t & 0xFFFF
-    c1 = (t >> 16) & 0xFFFF
-    c2 = (t >> 32) & 0xFFFF
-    c3 = t >> 48
-    return (
-        U[c0] | (U[c1] << 4) | (U[c2] << 8) | (U[c3] << 12),
-        R[r0] | (R[r1] << 16) | (R[r2] << 32) | (R[r3] << 48),
-        D[c0] | (D[c1] << 4) | (D[c2] << 8) | (D[c3] << 12),
-        L[r0] | (L[r1] << 16) | (L[r2] << 32) | (L[r3] << 48),
-    )
 
 
 def _empty_columns() -> list[tuple[int, ...]]:
@@ -137,31 +111,32 @@ class _Searcher:
         leaf: dict[Board, float] = {}  # evaluations of last-move afterstates: a pure function, always sound
         leaf_get = leaf.get
         expired = deadline.expired if deadline is not None else None
-        L, R, U, D = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
-        ones = _ONES
-        s0, s1, s2, s3 = _S0, _S1, _S2, _S3
+        row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
+        ones = ONES
+        spread0, spread1, spread2, spread3 = spread_tables()
         p2, p4 = TWO_PROBABILITY, FOUR_PROBABILITY
         spawns = ((1, p2), (2, p4))
         me = self
 
         def player(board: Board, remaining: int, prob: float) -> float:
             """Best afterstate value; ``remaining`` ≥ 1 moves left including this one."""
+            # board.afterstates, inlined (tests/test_inlined_copies.py)
             r0 = board & 0xFFFF
             r1 = (board >> 16) & 0xFFFF
             r2 = (board >> 32) & 0xFFFF
             r3 = board >> 48
-            t = s0[r0] | s1[r1] | s2[r2] | s3[r3]  # the transposed board: its rows are the columns
-            c0 = t & 0xFFFF
-            c1 = (t >> 16) & 0xFFFF
-            c2 = (t >> 32) & 0xFFFF
-            c3 = t >> 48
+            x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
+            k0 = x & 0xFFFF
+            k1 = (x >> 16) & 0xFFFF
+            k2 = (x >> 32) & 0xFFFF
+            k3 = x >> 48
             best = None
             n = 1
             for after in (
-                U[c0] | (U[c1] << 4) | (U[c2] << 8) | (U[c3] << 12),
-                R[r0] | (R[r1] << 16) | (R[r2] << 32) | (R[r3] << 48),
-                D[c0] | (D[c1] << 4) | (D[c2] << 8) | (D[c3] << 12),
-                L[r0] | (L[r1] << 16) | (L[r2] << 32) | (L[r3] << 48),
+                col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
+                row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),
+                col_down[k0] | (col_down[k1] << 4) | (col_down[k2] << 8) | (col_down[k3] << 12),
+                row_left[r0] | (row_left[r1] << 16) | (row_left[r2] << 32) | (row_left[r3] << 48),
             ):
                 if after == board:
                     continue
@@ -189,17 +164,24 @@ class _Searcher:
             at (i, j) changes row i and column j only, so each move's result is the
             parent's with that row's (or column's) table entry swapped by XOR.
             """
-            r = (board & 0xFFFF, (board >> 16) & 0xFFFF, (board >> 32) & 0xFFFF, board >> 48)
-            t = s0[r[0]] | s1[r[1]] | s2[r[2]] | s3[r[3]]  # the transposed board: its rows are the columns
-            c0 = t & 0xFFFF
-            c1 = (t >> 16) & 0xFFFF
-            c2 = (t >> 32) & 0xFFFF
-            c3 = t >> 48
-            c = (c0, c1, c2, c3)
-            up0 = U[c0] | (U[c1] << 4) | (U[c2] << 8) | (U[c3] << 12)
-            down0 = D[c0] | (D[c1] << 4) | (D[c2] << 8) | (D[c3] << 12)
-            left0 = L[r[0]] | (L[r[1]] << 16) | (L[r[2]] << 32) | (L[r[3]] << 48)
-            right0 = R[r[0]] | (R[r[1]] << 16) | (R[r[2]] << 32) | (R[r[3]] << 48)
+            # board.afterstates, inlined (tests/test_inlined_copies.py)
+            r0 = board & 0xFFFF
+            r1 = (board >> 16) & 0xFFFF
+            r2 = (board >> 32) & 0xFFFF
+            r3 = board >> 48
+            x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
+            k0 = x & 0xFFFF
+            k1 = (x >> 16) & 0xFFFF
+            k2 = (x >> 32) & 0xFFFF
+            k3 = x >> 48
+            up0, right0, down0, left0 = (
+                col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
+                row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),
+                col_down[k0] | (col_down[k1] << 4) | (col_down[k2] << 8) | (col_down[k3] << 12),
+                row_left[r0] | (row_left[r1] << 16) | (row_left[r2] << 32) | (row_left[r3] << 48),
+            )
+            r = (r0, r1, r2, r3)
+            c = (k0, k1, k2, k3)
             total = 0.0
             n = 0
             moved = False
@@ -214,13 +196,13 @@ class _Searcher:
                         nr = ri | (rank << col_shift)
                         nc = cj | (rank << (4 * i))
                         best = None
-                        after = up0 ^ ((U[cj] ^ U[nc]) << col_shift)
+                        after = up0 ^ ((col_up[cj] ^ col_up[nc]) << col_shift)
                         if after != child:
                             best = leaf_get(after)
                             if best is None:
                                 best = leaf[after] = evaluate(after)
                             n += 1
-                        after = right0 ^ ((R[ri] ^ R[nr]) << row_shift)
+                        after = right0 ^ ((row_right[ri] ^ row_right[nr]) << row_shift)
                         if after != child:
                             value = leaf_get(after)
                             if value is None:
@@ -228,7 +210,7 @@ class _Searcher:
                             if best is None or value > best:
                                 best = value
                             n += 1
-                        after = down0 ^ ((D[cj] ^ D[nc]) << col_shift)
+                        after = down0 ^ ((col_down[cj] ^ col_down[nc]) << col_shift)
                         if after != child:
                             value = leaf_get(after)
                             if value is None:
@@ -236,7 +218,7 @@ class _Searcher:
                             if best is None or value > best:
                                 best = value
                             n += 1
-                        after = left0 ^ ((L[ri] ^ L[nr]) << row_shift)
+                        after = left0 ^ ((row_left[ri] ^ row_left[nr]) << row_shift)
                         if after != child:
                             value = leaf_get(after)
                             if value is None:

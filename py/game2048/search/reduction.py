@@ -28,12 +28,9 @@ for the tests and the reference minimax.
 
 from __future__ import annotations
 
-from ..board import Board, ROW_MASK
+from ..board import COL_MASK, ONES, ROW_MASK, Board, spread_tables
 from ..evaluation import classic
-from ..columns import spread_tables
 
-NIBBLE_LOW_BITS = 0x1111_1111_1111_1111
-COL_MASK = 0x000F_000F_000F_000F
 NOT_COL0 = 0x1110_1110_1110_1110
 """Nibble mask of the cells outside column 0 (where a shift toward higher cells may land)."""
 NOT_COL3 = 0x0111_0111_0111_0111
@@ -130,10 +127,10 @@ COMPONENTS: dict[int, int] = _Components()
 
 def rank_mask(board: Board, rank: int) -> int:
     """Nibble mask (bit ``4 * cell``) of the cells holding ``rank`` (rank 0: the empty cells)."""
-    x = board ^ (rank * NIBBLE_LOW_BITS)
+    x = board ^ (rank * ONES)
     x |= x >> 1
     x |= x >> 2
-    return ~x & NIBBLE_LOW_BITS
+    return ~x & ONES
 
 
 def placement_deltas(board: Board) -> list[tuple[int, int, int]]:
@@ -210,7 +207,7 @@ def make_placements(twos_only: bool = False):
     what to do once the full reduction proves the game lost (``alphabeta``).
 
     A closure so that tables and constants are local names in the loop.  The
-    four row keys and four column keys (via ``columns``) are read once per node; the empty
+    four row keys and four column keys (via ``board.spread_tables``) are read once per node; the empty
     cells come from a memoised table indexed by the 16-bit empty mask, each
     with its row, column, the rank bits to OR into its row and column keys,
     its neighbours and its placed-tile bits precomputed.  A placement with no
@@ -220,7 +217,7 @@ def make_placements(twos_only: bool = False):
     smooth = smoothness_table()
     components = COMPONENTS
     empty_cells = EMPTY_CELLS
-    low_bits = NIBBLE_LOW_BITS
+    low_bits = ONES
     spread0, spread1, spread2, spread3 = spread_tables()
 
     def placements(board: Board) -> list[Board]:
@@ -241,13 +238,18 @@ def make_placements(twos_only: bool = False):
         fours = ~x & low_bits
         groups2 = components[twos]
         groups4 = components[fours]
+        # board.afterstates' keys, inlined (tests/test_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF
         r3 = board >> 48
-        rows = (r0, r1, r2, r3)
         x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
-        cols = (x & 0xFFFF, (x >> 16) & 0xFFFF, (x >> 32) & 0xFFFF, x >> 48)
+        k0 = x & 0xFFFF
+        k1 = (x >> 16) & 0xFFFF
+        k2 = (x >> 32) & 0xFFFF
+        k3 = x >> 48
+        rows = (r0, r1, r2, r3)
+        cols = (k0, k1, k2, k3)
         best = -1000
         found2: list[Board] = []
         found4: list[Board] = []
