@@ -8,48 +8,9 @@ from hypothesis import given
 from game2048 import board as B
 from game2048.board import Direction
 from game2048.game import trace_move
+from game2048.reference import move_rows, slide_line
 
 from strategies import boards, directions, ranks
-
-
-def reference_slide(values: list[int]) -> tuple[list[int], int, int]:
-    """The original game's rule, written plainly over values: (line, points, merges)."""
-    tiles = [v for v in values if v]
-    out: list[int] = []
-    points = merges = 0
-    i = 0
-    while i < len(tiles):
-        if i + 1 < len(tiles) and tiles[i] == tiles[i + 1] and tiles[i] < 1 << B.MAX_RANK:
-            out.append(2 * tiles[i])
-            points += 2 * tiles[i]
-            merges += 1
-            i += 2
-        else:
-            out.append(tiles[i])
-            i += 1
-    return out + [0] * (4 - len(out)), points, merges
-
-
-def reference_move(rows: list[list[int]], direction: Direction) -> tuple[list[list[int]], int]:
-    """Move a grid of values by sliding each line toward the wall with ``reference_slide``."""
-    grid = [row[:] for row in rows]
-    points = 0
-    for i in range(4):
-        if direction in (Direction.LEFT, Direction.RIGHT):
-            line = grid[i][:] if direction is Direction.LEFT else grid[i][::-1]
-        else:
-            col = [grid[r][i] for r in range(4)]
-            line = col if direction is Direction.UP else col[::-1]
-        slid, pts, _ = reference_slide(line)
-        points += pts
-        if direction is Direction.RIGHT or direction is Direction.DOWN:
-            slid = slid[::-1]
-        for j in range(4):
-            if direction in (Direction.LEFT, Direction.RIGHT):
-                grid[i][j] = slid[j]
-            else:
-                grid[j][i] = slid[j]
-    return grid, points
 
 
 @pytest.mark.parametrize(
@@ -85,7 +46,7 @@ def test_golden_board_every_direction() -> None:
 
 @given(boards(), directions)
 def test_move_matches_reference(board: int, direction: Direction) -> None:
-    expected_rows, expected_points = reference_move(B.to_rows(board), direction)
+    expected_rows, expected_points = move_rows(B.to_rows(board), direction)
     moved, points = B.move(board, direction)
     assert B.to_rows(moved) == expected_rows
     assert points == expected_points
@@ -227,8 +188,9 @@ def test_direction_accepts_strings_and_refuses_others() -> None:
 
 def test_tables_agree_with_the_plain_slide_on_every_line() -> None:
     for key in range(1 << 16):
-        out, points = B._slide_left(B.line_ranks(key))
-        assert B.ROW_LEFT[key] == B.line_key(out) and B.SCORE_LEFT[key] == points
+        out, points, _ = slide_line([1 << r if r else 0 for r in B.line_ranks(key)])
+        assert B.ROW_LEFT[key] == B.line_key([v.bit_length() - 1 if v else 0 for v in out])
+        assert B.SCORE_LEFT[key] == points
         rev = B.reverse_line(key)
         assert B.ROW_RIGHT[key] == B.reverse_line(B.ROW_LEFT[rev]) and B.SCORE_RIGHT[key] == B.SCORE_LEFT[rev]
 

@@ -15,7 +15,7 @@ import pytest
 
 from game2048 import board as B
 from game2048.evaluation import corner
-from game2048.search import alphabeta, expectimax, reduction
+from game2048.search import alphabeta, expectimax, placements
 
 
 def _lines(function) -> list[str]:
@@ -43,7 +43,7 @@ def _count(lines: list[str], block: list[str]) -> int:
 @pytest.mark.parametrize("function, keys, moves, wins", [
     (alphabeta._search, 2, 2, 2),  # player and frontier
     (expectimax._Searcher.__init__, 2, 2, 0),  # player and last_layer
-    (reduction.make_placements, 1, 0, 0),
+    (placements.make_placements, 1, 0, 0),
     (corner.make_evaluator, 1, 0, 0),
 ])
 def test_each_inlined_copy_is_the_canonical_text(function, keys, moves, wins):

@@ -1,6 +1,6 @@
 """Pruning and caching never change the answer: alpha-beta equals plain minimax over the same reduced tree.
 
-``minimax_reference`` shares nothing with ``alphabeta`` but the rules of the
+``reference.best_moves`` shares nothing with ``alphabeta`` but the rules of the
 tree (what depth counts, win and loss values): it moves with ``board.move``
 and scores placements from scratch.  At depths 1–3 the root value must be
 equal (exactly: the same float from the same evaluation of the same leaf) and
@@ -22,7 +22,7 @@ from game2048.evaluation import presets
 from game2048.game import Game
 from game2048.search import best_move
 from game2048.search import alphabeta
-from game2048.search import minimax_reference as reference
+from game2048 import reference
 from game2048.search.clock import Deadline
 
 from strategies import boards

@@ -11,7 +11,8 @@ import pytest
 
 from game2048 import board as B
 from game2048.evaluation import presets
-from game2048.search import alphabeta, best_move, minimax_reference
+from game2048 import reference
+from game2048.search import alphabeta, best_move
 from game2048.search.alphabeta import WIN_SCORE
 from game2048.search.clock import Deadline
 
@@ -29,9 +30,9 @@ def _search(board: int, depth: int, rescue: bool):
 def test_a_proven_loss_plays_the_best_move_of_the_twos_only_tree() -> None:
     plain = _search(LOST_AT_5, 5, False)
     assert plain.score <= -WIN_SCORE and not plain.rescued
-    assert minimax_reference.best_moves(LOST_AT_5, 5, EVALUATE)[0] == plain.score
+    assert reference.best_moves(LOST_AT_5, 5, EVALUATE)[0] == plain.score
     rescued = _search(LOST_AT_5, 5, True)
-    value, moves = minimax_reference.best_moves(LOST_AT_5, 5, EVALUATE, ranks=(1,))
+    value, moves = reference.best_moves(LOST_AT_5, 5, EVALUATE, ranks=(1,))
     assert value > -WIN_SCORE  # against 2s alone the game is not lost within 5 moves
     assert rescued.rescued
     assert (rescued.score, rescued.depth) == (value, 5)

@@ -49,25 +49,6 @@ class Direction(str, Enum):
 DIRECTIONS: tuple[Direction, ...] = (Direction.UP, Direction.RIGHT, Direction.DOWN, Direction.LEFT)
 
 
-def _slide_left(ranks: Sequence[int]) -> tuple[list[int], int]:
-    """Slide one line toward index 0; each tile merges at most once, the pair nearest the wall first."""
-    tiles = [r for r in ranks if r]
-    out: list[int] = []
-    score = 0
-    i = 0
-    while i < len(tiles):
-        r = tiles[i]
-        if i + 1 < len(tiles) and tiles[i + 1] == r and r < MAX_RANK:
-            out.append(r + 1)
-            score += 1 << (r + 1)
-            i += 2
-        else:
-            out.append(r)
-            i += 1
-    out.extend([0] * (4 - len(out)))
-    return out, score
-
-
 def line_ranks(line: int) -> tuple[int, int, int, int]:
     """The four ranks of a 16-bit line key, index 0 first."""
     return (line & 0xF, (line >> 4) & 0xF, (line >> 8) & 0xF, (line >> 12) & 0xF)
@@ -94,8 +75,8 @@ def _build_tables() -> tuple[list[int], list[int], list[int], list[int], list[in
     Built once at import, on the page's main thread too, so it is written for
     start-up time (about 0.1 s in CPython): line keys are enumerated in order by
     ``itertools.product`` and slid inline, and moving right is moving left on
-    the reversed line.  ``_slide_left`` states the same rule plainly; a test
-    checks the two agree on every line.
+    the reversed line.  ``reference.slide_line`` states the same rule plainly;
+    a test checks the two agree on every line.
     """
     size = 1 << 16
     left = [0] * size

@@ -1,7 +1,7 @@
 """Time-limited iterative-deepening alpha-beta over the reduced 2048 game tree (ovolve's 2048-AI).
 
 The tree: the player (max) picks one of four moves; the computer (min) places
-a 2 or a 4, but only the most annoying placements (``reduction``).  Depth
+a 2 or a 4, but only the most annoying placements (``placements``).  Depth
 counts player moves; placements do not consume depth.  A leaf is the board
 right after the player's last move, scored by the evaluation.  A move that
 makes 2048 scores ``WIN_SCORE + remaining depth`` (earlier wins preferred) and
@@ -79,7 +79,7 @@ from typing import Callable
 from ..board import (COL_DOWN, COL_UP, DIRECTIONS, EIGHTS, FOURS, ONES, ROW_LEFT, ROW_RIGHT, TWOS, WIN_RANK, Board,
                      afterstates, has_win_tile, max_rank, spread_tables)
 from .clock import Deadline, TimeUp
-from .reduction import make_placements
+from .placements import make_placements
 from .result import SearchResult
 
 Evaluator = Callable[[Board], float]
@@ -131,7 +131,7 @@ def search(
     table or the best-move-first ordering off, for the tests that prove they
     change nothing and for measuring what they are worth.  Without
     ``reductions`` the value is the exact minimax of the reduced tree at every
-    depth, what ``minimax_reference`` computes; ``reductions=True`` switches
+    depth, what ``reference.best_moves`` computes; ``reductions=True`` switches
     late-move reductions on; ``rescue=True`` the rescue search of a proven
     loss (module docstring), whose result reports ``rescued=True``.
 

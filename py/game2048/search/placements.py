@@ -1,4 +1,4 @@
-"""The min-node reduction: which tile placements the computer is allowed to try.
+"""The computer's placements: which tiles the min nodes try (ovolve's reduction of the tree).
 
 ovolve's alpha-beta does not let the computer try every empty cell with a 2
 and a 4 (up to 30 replies); it scores each placement by how *annoying* the
@@ -22,8 +22,8 @@ before the placement.  Putting a tile in an empty cell changes:
 
 The constant ``−smoothness + islands`` of the board before the placement does
 not change which placements score highest, so the fast path compares changes
-only.  ``annoyance`` computes the score from scratch, the slow and obvious way,
-for the tests and the reference minimax.
+only.  ``reference.annoyance`` computes the score from scratch, the slow and
+obvious way, for the tests and the reference minimax.
 """
 
 from __future__ import annotations
@@ -37,64 +37,6 @@ NOT_COL3 = 0x0111_0111_0111_0111
 """Nibble mask of the cells outside column 3 (where a shift toward lower cells may land)."""
 PLACED_RANKS = (1, 2)
 """The computer places a 2 (rank 1) or a 4 (rank 2); scored and listed 2 first, as the original does."""
-
-
-def direct_smoothness(board: Board) -> int:
-    """−Σ |a − b| over each tile and its nearest occupied neighbour right and below; a plain loop over cells."""
-    grid = [[(board >> (4 * (4 * r + c))) & 0xF for c in range(4)] for r in range(4)]
-    total = 0
-    for r in range(4):
-        for c in range(4):
-            a = grid[r][c]
-            if not a:
-                continue
-            for dr, dc in ((0, 1), (1, 0)):
-                rr, cc = r + dr, c + dc
-                while rr < 4 and cc < 4 and not grid[rr][cc]:
-                    rr, cc = rr + dr, cc + dc
-                if rr < 4 and cc < 4:
-                    total -= abs(a - grid[rr][cc])
-    return total
-
-
-def direct_islands(board: Board) -> int:
-    """The number of groups of equal, 4-connected tiles (empty cells belong to none); a plain flood fill."""
-    grid = [[(board >> (4 * (4 * r + c))) & 0xF for c in range(4)] for r in range(4)]
-    seen = [[False] * 4 for _ in range(4)]
-    islands = 0
-    for r in range(4):
-        for c in range(4):
-            if not grid[r][c] or seen[r][c]:
-                continue
-            islands += 1
-            stack = [(r, c)]
-            seen[r][c] = True
-            while stack:
-                y, x = stack.pop()
-                for ny, nx in ((y - 1, x), (y + 1, x), (y, x - 1), (y, x + 1)):
-                    if 0 <= ny < 4 and 0 <= nx < 4 and not seen[ny][nx] and grid[ny][nx] == grid[y][x]:
-                        seen[ny][nx] = True
-                        stack.append((ny, nx))
-    return islands
-
-
-def annoyance(board: Board) -> int:
-    """``−smoothness + islands`` of a board: how much the computer likes a placement that leads here."""
-    return -direct_smoothness(board) + direct_islands(board)
-
-
-def direct_placements(board: Board, ranks: tuple[int, ...] = PLACED_RANKS) -> list[Board]:
-    """The most annoying placements of tiles of ``ranks``, scored from scratch (2s then 4s, cells in reading order)."""
-    scored = []
-    for rank in ranks:
-        for cell in range(16):
-            if not (board >> (4 * cell)) & 0xF:
-                child = board | (rank << (4 * cell))
-                scored.append((annoyance(child), child))
-    if not scored:
-        return []
-    best = max(score for score, _ in scored)
-    return [child for score, child in scored if score == best]
 
 
 def _count_components(mask: int) -> int:
@@ -137,7 +79,7 @@ def placement_deltas(board: Board) -> list[tuple[int, int, int]]:
     """(cell, rank, change of −smoothness + islands) for every placement, 2s first.
 
     The incremental scoring of ``placements``, written plainly, one tuple per
-    placement, so the tests can hold each change against ``annoyance``.
+    placement, so the tests can hold each change against ``reference.annoyance``.
     """
     smooth = smoothness_table()
     out = []
