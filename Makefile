@@ -56,7 +56,7 @@ test: deps chromium
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
 bench: deps chromium
-	$(VPY) -m game2048.bench
+	$(VPY) tools/bench.py
 
 bench-load: deps chromium
 	$(VPY) tools/bench_load.py --baseline

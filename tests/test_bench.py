@@ -1,17 +1,30 @@
-"""The bench: its frozen positions, its statistics and table, a tiny CPython run, and the worker in Chromium."""
+"""The bench (``tools/bench.py``): frozen positions, statistics, table, a tiny CPython run, the worker in Chromium."""
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
-from game2048 import bench
 from game2048 import board as B
 from game2048.bench_positions import EARLY_MOVE, POSITIONS, generate
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _load_bench() -> ModuleType:
+    """``tools/bench.py`` as a module (tools/ is not a package; the script puts tools/ on ``sys.path`` itself)."""
+    spec = importlib.util.spec_from_file_location("tools_bench", ROOT / "tools" / "bench.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+bench = _load_bench()
 
 
 def test_at_least_20_distinct_live_positions_in_three_phases() -> None:
@@ -108,8 +121,7 @@ def _browser_missing() -> str | None:
 @pytest.mark.slow
 @pytest.mark.skipif(_browser_missing() is not None, reason=str(_browser_missing()))
 def test_the_page_worker_answers_in_chromium() -> None:
-    sys.path.insert(0, str(ROOT / "tools"))
-    from bench_browser import think_in_chromium
+    from bench_browser import think_in_chromium  # tools/ is on sys.path since tools/bench.py was loaded
 
     requests = bench.requests_for(POSITIONS[:2], 30, 1, "alphabeta") + [
         {"rows": [[3, 0, 0, 0], [0] * 4, [0] * 4, [0] * 4]},

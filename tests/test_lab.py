@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -16,6 +17,7 @@ from game2048.lab import cli
 from game2048.lab.config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from game2048.lab.experiments import feature_configs, run_compare, run_features
 from game2048.lab.play import play_game, play_games
+from game2048.lab.progress import Progress
 from game2048.lab.records import to_json
 from game2048.lab.summary import summarize
 from game2048.search import best_move
@@ -104,7 +106,7 @@ def test_same_command_prints_the_same_games(capsys, tmp_path):
         assert cli.main(argv + ["--out", str(tmp_path / f"run{i}.jsonl")]) == 0
         printed = capsys.readouterr().out
         outputs.append(printed[: printed.index("games:")])  # the per-game table; the summary below has timings
-    assert outputs[0] == outputs[1] and "     4" in outputs[0]
+    assert outputs[0] == outputs[1] and [line.split()[0] for line in outputs[0].splitlines()[3:]] == ["4", "5"]
     lines = [[_without_timing(json.loads(x)) for x in (tmp_path / f"run{i}.jsonl").read_text().splitlines()] for i in range(2)]
     assert lines[0] == lines[1] and len(lines[0]) == 2
 
@@ -113,6 +115,20 @@ def test_run_prints_progress_on_stderr(capsys):
     assert cli.main(["run", "--algorithm", "expectimax", "--seeds", "1", "--depth", "1", "--stop-tile", "64", "--jobs", "1"]) == 0
     captured = capsys.readouterr()
     assert "1/1 games" in captured.err and "1/1 games" not in captured.out
+
+
+def test_progress_in_a_log_is_one_plain_line_per_finished_game():
+    log = io.StringIO()
+    bar = Progress(2, label="expectimax:rows[empty_weight=300]", stream=log)
+    bar.moves(1, 20)
+    bar.game_done(1, 30)
+    bar.moves(2, 20)
+    bar.game_done(2, 40)
+    bar.close()
+    assert log.getvalue().splitlines() == [
+        "expectimax:rows[empty_weight=300]: 1/2 games, 30 moves, 0:00:00 elapsed, -:--:-- left",
+        "expectimax:rows[empty_weight=300]: 2/2 games, 70 moves, 0:00:00 elapsed, 0:00:00 left",
+    ]
 
 
 def test_feature_configs_put_weight_one_on_each_feature():

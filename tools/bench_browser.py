@@ -1,4 +1,4 @@
-"""Send search requests to the page's AI worker in Chromium and collect the answers (for ``game2048.bench``).
+"""Send search requests to the page's AI worker in Chromium and collect the answers (for ``tools/bench.py``).
 
 ``bench.html`` declares ``py/app/ai_worker.py`` as a PyScript named worker
 with ``pyscript-worker.toml``, exactly as the page (``py/app/main.py``) does, and

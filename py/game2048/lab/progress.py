@@ -1,39 +1,58 @@
-"""A plain-text progress bar on stderr: games done, moves played, time spent and left.
+"""The progress of a batch of games on stderr (``rich``): games done, moves played, time spent and left.
 
-No dependency (no tqdm): one line rewritten with ``\\r`` on a terminal; on a
-pipe or a log file, one line per finished game and at most one every 30 s
-otherwise, so logs stay readable.
+On a terminal, one live bar redrawn in place.  On a pipe or a log file there
+is nothing to redraw and no control character belongs in a log, so the bar's
+text (without the bar) is printed as a plain line: once per finished game, and
+at most every ``LOG_EVERY_S`` seconds while a long game runs.  Redraws follow
+the games' reports, never a refresh thread: the batch forks its worker
+processes while the bar is live.
 """
 
 from __future__ import annotations
 
-import sys
 import time
 from typing import TextIO
 
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import Progress as RichProgress
 
-def _clock(seconds: float) -> str:
-    seconds = int(seconds)
-    h, rest = divmod(seconds, 3600)
-    m, s = divmod(rest, 60)
-    return f"{h}h{m:02d}m{s:02d}s" if h else f"{m}m{s:02d}s"
+REDRAW_EVERY_S = 0.2
+"""Shortest interval between two redraws of the live bar while games run."""
+LOG_EVERY_S = 30.0
+"""Shortest interval between two lines in a log while no game finishes."""
+LOG_WIDTH = 1_000
+"""A log has no width to fit: a long label makes a long line, never one cut short with an ellipsis."""
 
 
 class Progress:
-    """Progress of a batch of games, fed by ``moves`` (from inside games) and ``game_done``."""
+    """Progress of a batch of games, fed by ``moves`` (from inside games) and ``game_done``; ``close`` ends it."""
 
     def __init__(self, total_games: int, label: str = "", stream: TextIO | None = None, enabled: bool = True) -> None:
-        self.total = total_games
-        self.label = label
-        self.stream = stream if stream is not None else sys.stderr
+        self.console = Console(file=stream, stderr=stream is None)
         self.enabled = enabled
-        self.done = 0
+        self.interactive = self.console.is_interactive
+        if not self.interactive:
+            self.console.width = LOG_WIDTH
+        self.bar = RichProgress(
+            *([TextColumn("{task.description}:", markup=False)] if label else []),  # a label such as rows[w=1]
+            *([BarColumn(bar_width=24)] if self.interactive else []),
+            MofNCompleteColumn(),
+            TextColumn("games, {task.fields[moves]} moves,"),
+            TimeElapsedColumn(),
+            TextColumn("elapsed,"),
+            TimeRemainingColumn(),
+            TextColumn("left"),
+            console=self.console,
+            auto_refresh=False,
+            disable=not (enabled and self.interactive),
+        )
+        self.task = self.bar.add_task(label, total=total_games, moves=0)
         self.finished_moves = 0
         self.live_moves: dict[int, int] = {}
         self.finished: set[int] = set()
-        self.start = time.perf_counter()
-        self.last_line = 0.0
-        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.last_shown = time.perf_counter()
+        self.bar.start()
 
     def moves(self, seed: int, moves: int) -> None:
         """A game in progress has played ``moves`` moves (late reports of a finished game are ignored)."""
@@ -45,34 +64,20 @@ class Progress:
     def game_done(self, seed: int, moves: int) -> None:
         self.live_moves.pop(seed, None)
         self.finished.add(seed)
-        self.done += 1
         self.finished_moves += moves
+        self.bar.advance(self.task)
         self._show(final=True)
 
-    def line(self) -> str:
-        width = 24
-        filled = int(width * self.done / self.total) if self.total else width
-        elapsed = time.perf_counter() - self.start
-        moves = self.finished_moves + sum(self.live_moves.values())
-        eta = f", ~{_clock(elapsed / self.done * (self.total - self.done))} left" if 0 < self.done < self.total else ""
-        prefix = f"{self.label} " if self.label else ""
-        return f"{prefix}[{'#' * filled}{'.' * (width - filled)}] {self.done}/{self.total} games, {moves} moves, {_clock(elapsed)}{eta}"
-
     def _show(self, final: bool) -> None:
-        if not self.enabled:
-            return
+        moves = self.finished_moves + sum(self.live_moves.values())
         now = time.perf_counter()
-        if self.tty:
-            if final or now - self.last_line >= 0.2:
-                self.stream.write("\r" + self.line() + "\x1b[K")
-                self.stream.flush()
-                self.last_line = now
-        elif final or now - self.last_line >= 30:
-            self.stream.write(self.line() + "\n")
-            self.stream.flush()
-            self.last_line = now
+        due = final or now - self.last_shown >= (REDRAW_EVERY_S if self.interactive else LOG_EVERY_S)
+        self.bar.update(self.task, moves=moves, refresh=due and self.interactive)
+        if due and self.enabled and not self.interactive:
+            self.console.print(self.bar.get_renderable())
+        if due:
+            self.last_shown = now
 
     def close(self) -> None:
-        if self.enabled and self.tty:
-            self.stream.write("\n")
-            self.stream.flush()
+        """Leave the finished bar on the terminal (a log already has its last line)."""
+        self.bar.stop()

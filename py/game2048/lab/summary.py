@@ -1,4 +1,4 @@
-"""Statistics over a batch of game records (numpy), and the text tables the lab prints.
+"""Statistics over a batch of game records (numpy), and the text tables the lab prints (rich).
 
 The summary answers the questions the issues ask: how often the AI reaches
 2048, 4096, 8192 and 16384, how it scores (p10 / p50 / p90), how fast it plays
@@ -9,9 +9,14 @@ every move of every game.
 
 from __future__ import annotations
 
+import io
 from typing import Any, Sequence
 
 import numpy as np
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
 
 REACH_TILES = (512, 1024, 2048, 4096, 8192, 16384)
 
@@ -72,10 +77,8 @@ def format_summary(summary: dict[str, Any], stop_tile: int = 0) -> str:
 
 def format_games(records: Sequence[Record]) -> str:
     """One line per game (seed, max tile, score, moves): identical between runs at a fixed depth."""
-    lines = [f"{'seed':>6} {'max tile':>8} {'score':>8} {'moves':>6}"]
-    for r in records:
-        lines.append(f"{r['seed']:>6} {r['max_tile']:>8} {r['score']:>8} {r['moves']:>6}")
-    return "\n".join(lines)
+    rows = [[str(r["seed"]), str(r["max_tile"]), str(r["score"]), str(r["moves"])] for r in records]
+    return text_table(("seed", "max tile", "score", "moves"), rows, labels=0)
 
 
 COMPARE_COLUMNS = ("config", "games", "512", "1024", "2048", "4096", "8192", "16384", "score p50", "max tile median", "depth median", "think p99 ms", "moves/s")
@@ -93,10 +96,27 @@ def compare_rows(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> 
     return rows
 
 
-def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    fmt = lambda row: "  ".join(str(x).ljust(w) if i == 0 else str(x).rjust(w) for i, (x, w) in enumerate(zip(row, widths)))  # noqa: E731
-    return "\n".join([fmt(header), fmt(["-" * w for w in widths])] + [fmt(r) for r in rows])
+TABLE_WIDTH = 10_000
+"""Wider than any table of the lab: a row may make a long line in a log, never a folded one."""
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], labels: int = 1) -> str:
+    """Plain text (no colour, no markup): the header, a rule, one line per row.
+
+    The first ``labels`` columns (names) are aligned left, the others
+    (numbers) right.  Cells are taken literally, so a configuration such as
+    ``rows[empty_weight=300]`` is printed as written, not read as rich markup.
+    """
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    for i, name in enumerate(header):
+        table.add_column(Text(str(name)), justify="left" if i < labels else "right", no_wrap=True)
+    for row in rows:
+        table.add_row(*(Text(str(cell)) for cell in row))
+    console = Console(
+        file=io.StringIO(), width=TABLE_WIDTH, color_system=None, force_terminal=False, force_jupyter=False
+    )
+    console.print(table)
+    return console.file.getvalue().rstrip("\n")
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -1,8 +1,8 @@
 """The search bench: the fixed positions searched under a think-time budget, in CPython and in Chromium.
 
-``python -m game2048.bench`` (``make bench``) searches every position of
-``bench_positions`` with ``best_move`` at ``--think-ms`` (default 100), first
-in this CPython, then in Chromium through the page's own AI worker
+``python tools/bench.py`` (``make bench``) searches every position of
+``game2048.bench_positions`` with ``best_move`` at ``--think-ms`` (default 100),
+first in this CPython, then in Chromium through the page's own AI worker
 (``py/app/ai_worker.py`` as a PyScript named worker with
 ``pyscript-worker.toml``, driven by ``tools/bench_browser.py``), and prints the two
 side by side: completed depth (median, p10), nodes per second (median over
@@ -16,8 +16,8 @@ times so runs can be compared by more than the clock.  Before the measured
 searches, ``--warmup`` searches (default 8, not recorded) let the engine settle:
 in Chromium the first searches after the worker starts run at a fraction of
 the later speed while WebAssembly is still being optimised, and overrun the
-budget; ``--warmup 0`` measures them too.  CPython-side only: the
-page never loads this module.
+budget; ``--warmup 0`` measures them too.  It lives in ``tools/`` because it
+drives the page's worker and Chromium: the engine never imports the page.
 """
 
 from __future__ import annotations
@@ -32,10 +32,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .bench_positions import POSITIONS, BenchPosition
-from .board import to_rows
-
-REPO_ROOT = Path(__file__).resolve().parents[2]
+TOOLS = Path(__file__).resolve().parent
+REPO_ROOT = TOOLS.parent
+for _path in (TOOLS, REPO_ROOT / "py"):  # tools/ is not a package; py/ holds game2048 and the page's app
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+from game2048.bench_positions import POSITIONS, BenchPosition  # noqa: E402
+from game2048.board import to_rows  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -104,7 +107,6 @@ def run_cpython(
     positions: Sequence[BenchPosition], think_ms: float, repeat: int, algorithm: str, warmup: int = 0
 ) -> list[Sample]:
     """Every request through the worker module itself, in this process (same code path as the page's worker)."""
-    sys.path.insert(0, str(REPO_ROOT / "py"))
     from app import ai_worker
 
     ai_worker.ready()
@@ -123,11 +125,7 @@ def run_chromium(
     positions: Sequence[BenchPosition], think_ms: float, repeat: int, algorithm: str, warmup: int = 0
 ) -> list[Sample]:
     """The same requests through the page's worker in Chromium (see ``tools/bench_browser.py``)."""
-    tools = REPO_ROOT / "tools"
-    if not (tools / "bench_browser.py").exists():
-        raise RuntimeError(f"{tools / 'bench_browser.py'} not found: the browser bench needs the repository checkout")
-    sys.path.insert(0, str(tools))
-    from bench_browser import think_in_chromium
+    from bench_browser import think_in_chromium  # here, not above: it needs playwright, --cpython-only does not
 
     warm = warmup_requests(positions, think_ms, warmup, algorithm)
     replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm))[len(warm):]
@@ -185,7 +183,7 @@ def format_table(columns: dict[str, dict[str, float]]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m game2048.bench", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python tools/bench.py", description=__doc__.split("\n\n")[0])
     parser.add_argument("--think-ms", type=float, default=100.0, help="think-time budget per search (default 100)")
     parser.add_argument("--repeat", type=int, default=3, help="searches per position (default 3)")
     parser.add_argument(
