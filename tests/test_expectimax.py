@@ -164,7 +164,7 @@ def test_fixed_depth_never_reads_the_clock_inside_the_search():
 
 
 def test_real_time_limit_is_respected_loosely():
-    # The published p99 numbers come from the lab; this only catches a search that ignores its clock.
+    # The published think times come from the lab (docs/results.md); this only catches a search that ignores its clock.
     board = Game.new(4).board
     result = expectimax.search(board, EVALUATE, Deadline(30))
     assert result.elapsed_ms < 30 * 3 and result.depth >= 1

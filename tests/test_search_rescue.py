@@ -79,7 +79,7 @@ def test_a_timed_rescue_shares_the_think_time() -> None:
 
 
 def test_best_move_rescues_unless_told_not_to() -> None:
-    # On by default in best_move (the page, the lab): it won more games (README); the plain search stays one
+    # On by default in best_move (the page, the lab): it won more games (docs/results.md); the plain search stays one
     # argument away, and alphabeta.search itself is plain unless asked.
     assert best_move(LOST_AT_5, depth=5).rescued
     assert best_move(LOST_AT_5, depth=5).to_dict()["rescued"] is True

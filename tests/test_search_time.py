@@ -89,10 +89,9 @@ def test_think_time_is_reported_in_the_result() -> None:
 
 @pytest.mark.parametrize("collector_on", [True, False])
 def test_alphabeta_pauses_the_collector_during_a_search_and_restores_it_after(collector_on: bool) -> None:
-    """A full collection mid-think overran the budget (p99 114 ms at 100 ms); the search leaves the collector as it found it.
+    """Alpha-beta pauses the collector (a full collection mid-think overran the budget) and restores it after.
 
-    Expectimax does not pause it: measured at 100 ms, its thinks overran more
-    often with the collector paused (README, "How often the AI wins").
+    Expectimax does not pause it: its thinks overran more often with the collector paused (docs/results.md).
     """
     seen: list[bool] = []
     classic = presets.get("classic").make()

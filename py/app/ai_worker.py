@@ -101,12 +101,11 @@ def ready() -> str:
     """Build every evaluation's tables, run each algorithm a little, freeze the heap, then answer ``"ok"``.
 
     The searches are warm-up, not checks: in the browser the first searches
-    after the worker starts run several times slower (WebAssembly still being
-    optimised) and overrun their budget, so they are better spent here, while
-    the page loads, than on the player's first hint.  ``gc.freeze()`` keeps
-    the long-lived tables out of later collections: before it, a full
-    collection after a search occasionally delayed an answer by 70–120 ms in
-    Chromium (the search had finished on time; the reply had not).
+    after the worker starts run slowly (WebAssembly still being optimised) and
+    overrun their budget, so they are better spent here, while the page loads,
+    than on the player's first hint.  ``gc.freeze()`` keeps the long-lived
+    tables out of later collections, which delayed answers after searches that
+    had finished on time (docs/results.md).
     """
     for preset in preset_registry.PRESETS.values():
         preset.make()(0x1)

@@ -1,38 +1,18 @@
 """The "snake" evaluation: features measured along one path through the whole board.
 
-The path starts at the top-left corner and runs left to right along row 0,
-right to left along row 1, left to right along row 2, right to left along row 3
-(every other row reversed, then read as one 16-cell line).  A strong 2048
-position is a descending line along such a path, so the features ask how close
-the board is to one.  Every tile is its rank (log2 of its value), an empty cell
-is rank 0.  Each feature is signed so that **higher is better** and the default
-weights are all ≥ 0:
+The path runs left to right along row 0, right to left along row 1, left to right along row 2, right to left
+along row 3: one 16-cell line from the top-left corner, since a strong position is a descending line along
+such a path.  It is fixed, not taken over the board's symmetries, so the preset steers the big tiles into the
+top-left corner.  A tile is its rank (log2 of its value), an empty cell rank 0; each feature is signed so that
+higher is better, and every default weight (in parentheses) is ≥ 0:
 
-=============  ==============================================================  ======
-weight         feature (sign included)                                         default
-=============  ==============================================================  ======
-smoothness     −Σ |a[k] − a[k+1]| over the 15 steps of the line                1
-monotonicity   −(inversions: pairs i < j on the line with a[i] < a[j])         2
-empty          number of empty cells                                           3
-max            the largest rank                                                1
-repeats        −(tiles − distinct tile values): tiles that repeat a value      0
-mean           mean rank of the tiles (0 on an empty board)                    0
-=============  ==============================================================  ======
+* ``smoothness`` (1): −Σ |a[k] − a[k+1]| over the 15 steps of the line;
+* ``monotonicity`` (2): −inversions, the pairs i < j on the line with a[i] < a[j];
+* ``empty`` (3): empty cells; ``max`` (1): the largest rank;
+* ``repeats`` (0): −(tiles − distinct tile values); ``mean`` (0): the tiles' mean rank (0 on an empty board).
 
-Empty cells count as rank 0 in the first two, so tiles after a gap are out of
-order and a descending line followed by empties is perfectly smooth except for
-one step per tile value ("smoothness" of a perfect snake is minus its first rank).
-
-The path is fixed, not taken over the board's symmetries: the preset steers the
-big tiles into the top-left corner, the classic "corner strategy".
-
-Speed: each row is read in path order as a 16-bit key (rows 1 and 3 through a
-reversal table), and per-key tables give its inner steps, inner inversions,
-empties, rank sum, max and the set of values present.  Inversions between two
-rows are a dot product of "how many tiles below v" in the earlier rows with
-"how many tiles equal v" in the later one; both vectors are packed 8 bits a
-value into ints, the second one reversed, so one big-int multiplication puts the
-dot product in bits 120..127 (no field exceeds 48, so nothing carries).
+Empty cells count as rank 0 in the first two, so tiles after a gap are out of order, and a perfect snake's
+smoothness is minus its first rank.  Each row's features come from per-key tables (``tables``).
 """
 
 from __future__ import annotations
@@ -117,7 +97,10 @@ def _build_tables() -> tuple[list[int], list[int], list[int], list[int], list[in
 
 
 def tables() -> tuple[list[int], list[int], list[int], list[int], list[int], list[int]]:
-    """(packed fields, max, values present, "below v" counts, reversed "equal v" counts, reversal), built on first use."""
+    """The per-row-key tables, built on first use.
+
+    (packed fields, max, values present, "below v" counts, reversed "equal v" counts, reversal)
+    """
     global _tables
     if _tables is None:
         _tables = _build_tables()
@@ -127,12 +110,16 @@ def tables() -> tuple[list[int], list[int], list[int], list[int], list[int], lis
 def _feature_values(board: Board) -> tuple[int, int, int, int, int, int]:
     """(Σ|steps|, inversions, empties, max rank, repeats, rank sum), all ≥ 0, by the tables."""
     packed, top, present, less, equal_rev, reverse = tables()
+    # Each row is read in path order as a 16-bit key: rows 1 and 3 through the reversal table.
     k0 = board & 0xFFFF
     k1 = reverse[(board >> 16) & 0xFFFF]
     k2 = (board >> 32) & 0xFFFF
     k3 = reverse[board >> 48]
     p = packed[k0] + packed[k1] + packed[k2] + packed[k3]
     smooth = (p & 255) + abs((k0 >> 12) - (k1 & 15)) + abs((k1 >> 12) - (k2 & 15)) + abs((k2 >> 12) - (k3 & 15))
+    # Inversions between rows: Σ over values v of (tiles below v in the earlier rows) × (tiles equal to v in
+    # this one).  Both counts are packed 8 bits a value, the second reversed, so one big-int product puts the
+    # dot product in bits 120..127 (no field exceeds 48, so nothing carries).
     below = less[k0]
     cross = (below * equal_rev[k1]) >> _DOT_SHIFT & 255
     below += less[k1]

@@ -1,22 +1,14 @@
 """Move agreement: how often a search picks the move that a much deeper exact search picks.
 
-Games are what count, but 50 games at 100 ms take 40 minutes and cannot tell
-92 % from 95 % (the standard error is about 3.5 points).  For a change to the
-*search* (not the evaluation) there is a cheaper signal: on positions from
-seeded games, how often does the search choose the move of a reference search
-several moves deeper, without late-move reductions?  Deeper exact searches
-agree with the reference more often (the fixed-depth rows of the table show
-the slope), so a change that buys depth shows up as agreement, in minutes.
-
-It is a proxy: the reference is itself only a deeper search of the same
-reduced tree with the same evaluation, so agreement says nothing about a new
-evaluation, and a change that wins agreement still needs games (late-move
-reductions won agreement and lost games, README).  Positions
-come from the second half of games (from ``FROM_MOVE``), where the games are
-lost; they are played by the exact search at a fixed depth, so they are the
-same on every machine.  Every search here is without the rescue search: it
-changes only the moves of positions already proven lost, where a deeper search
-of the same tree is no yardstick.
+Games are what count, but they take hours and 50 of them cannot tell close win rates apart (docs/results.md).
+For a change to the *search* (not the evaluation) this is a cheaper signal: deeper exact searches agree with
+the reference more often (the fixed-depth rows of the table show the slope), so a change that buys depth
+shows up as agreement, in minutes.  It is a proxy: the reference is only a deeper search of the same reduced
+tree with the same evaluation, so a change that wins agreement still needs games (late-move reductions won
+agreement and lost games).  Positions come from the second half of games (from ``FROM_MOVE``), played by the
+exact search at a fixed depth, so they are the same on every machine.  Every search here is without the
+rescue search: it changes only the moves of positions already proven lost, where a deeper search of the same
+tree is no yardstick.
 """
 
 from __future__ import annotations
