@@ -58,7 +58,7 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
     parser.add_argument("--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)")
     parser.add_argument(
         "--reductions", action="store_true",
-        help="alpha-beta with late-move reductions: deeper, not stronger (see README)",
+        help="alpha-beta with late-move reductions: deeper, not stronger (see docs/results.md)",
     )
     parser.add_argument(
         "--no-rescue", dest="rescue", action="store_const", const=False, default=None,

@@ -22,7 +22,7 @@ ALGORITHMS = ("alphabeta", "expectimax")
 DEFAULT_PRESETS = {"alphabeta": "classic", "expectimax": "rows"}
 """Each algorithm's own evaluation when the caller names none."""
 DEFAULT_RESCUE = {"alphabeta": True, "expectimax": False}
-"""Whether each algorithm runs alpha-beta's rescue search when the caller says nothing (it won more games, README)."""
+"""Whether each algorithm runs alpha-beta's rescue search when the caller says nothing (it wins more games)."""
 
 
 def rescues(algorithm: str, rescue: bool | None) -> bool:
@@ -51,7 +51,7 @@ def best_move(
     switches alpha-beta's late-move reductions on (deeper, not stronger: see
     ``alphabeta``); ``rescue`` is alpha-beta's rescue search once the game
     looks lost (``alphabeta``), on unless ``rescue=False`` (``None``: the
-    algorithm's default; it won more games, README); expectimax has neither.
+    algorithm's default; it wins more games, docs/results.md); expectimax has neither.
     On a lost board the result's move is None and its depth 0.
     """
     if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:

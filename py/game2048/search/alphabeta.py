@@ -27,40 +27,28 @@ What makes it faster without changing the answer:
 * the min-node placements of a board are computed once per search (every
   iteration revisits the same min nodes) and scored incrementally;
 * the evaluation is table-driven (see ``evaluation.classic``), the four moves
-  are computed inline with the row/column tables, the column keys come from a
-  table-transposed board (``columns``), and the hot loops use local names only.
+  are ``board.afterstates`` inlined, and the hot loops use local names only.
 
-What makes it deeper, and does change the answer, on request only (``reductions=True``):
+Two options change the answer, and only when asked for (``best_move``
+chooses their defaults):
 
-* late-move reductions.  At a player node with ``REDUCE_MIN_DEPTH`` or more
-  moves to go, the moves are tried hint first, the others best static
-  evaluation first, and from legal move ``REDUCE_FROM`` on (counting from 0) each is
-  first probed ``REDUCTION`` moves shallower with a null window just above the
-  best value so far; only a move whose probe beats that value is searched at
-  full depth.  Late moves are rarely best, so most of their subtrees shrink by
-  a factor of about 3 per move of reduction, and the same think time reaches
-  one or two moves deeper.  The price is that a late move whose strength only
-  shows beyond the probe's horizon is missed.  Deeper is not better here: at
-  100 ms the reductions choose the move of a depth-10 exact search more often
-  than the exact search does (``lab agreement``), yet over 100 seeded games
-  they reached 2048 less often (90 against 92), and twice lost at 512, which
-  the exact search never did in its runs (README).  So they are off by
-  default, kept for the lab and for anyone who studies them.
-  Depth still counts player moves along the line searched in full.
-
-What it does once the game looks lost, when asked (``rescue=True``; ``best_move``,
-so the page and the lab, asks unless told not to, because it won more games):
-
-* a rescue search.  When the search proves that the most annoying computer can
-  force a loss, every move is worth a loss and the search can only prefer the
-  later ones: the move that holds out longest against an opponent who places
-  the worst 4 whenever that is worst.  The real game places a 4 one time in
-  ten, at random, and a game can live on for dozens of moves after such a
-  proof (the lab's seed 12 at depth 5 did).  So the rescue searches the same position again, in the time left
-  (at a fixed depth: to the same depth), against a computer that places only
-  2s, its most annoying ones (``make_placements(twos_only=True)``), and plays
-  that search's move if it completed at least the depth of the proof.  It
-  changes only moves the full search calls lost.
+* ``reductions=True``, late-move reductions: at a player node with
+  ``REDUCE_MIN_DEPTH`` or more moves to go, moves are tried hint first, then
+  by static evaluation, and from legal move ``REDUCE_FROM`` on each is first
+  probed ``REDUCTION`` moves shallower with a null window just above the best
+  value so far; only a move whose probe beats it is searched in full.  The
+  same time reaches deeper, but a late move whose strength shows only beyond
+  the probe's horizon is missed: deeper, not stronger (docs/results.md), so
+  they are off by default.  Depth still counts player moves along the line
+  searched in full.
+* ``rescue=True``, the rescue search: once the search proves that the most
+  annoying computer can force a loss, every move is worth a loss and the
+  search can only prefer later ones; the real game places a 4 one time in
+  ten, at random.  So the position is searched again, in the time left (or
+  to the same fixed depth), against a computer that places only its most
+  annoying 2s (``make_placements(twos_only=True)``), and that move is played
+  if the second search completed at least the depth of the proof.  Moves the
+  full search does not call lost are unchanged.
 
 Time: the clock is read every ``CHECK_EVERY`` player nodes; when it has run
 out the running iteration raises ``TimeUp`` and is thrown away, and the move
@@ -136,10 +124,9 @@ def search(
     loss (module docstring), whose result reports ``rescued=True``.
 
     The cyclic garbage collector is paused for the search: the tables allocate
-    hundreds of thousands of small objects, and a full collection triggered in
-    the middle of a think took up to 20 ms (think time p99 114 ms at a 100 ms
-    budget with it, 100.6 ms without).  The search makes no garbage cycles
-    worth collecting early; the collector's previous state is restored.
+    hundreds of thousands of small objects, and a full collection in the middle
+    of a think overran the budget (docs/results.md).  The search makes no
+    garbage cycles worth collecting early; the collector's state is restored.
     """
     if depth is not None and depth > MAX_DEPTH:
         raise ValueError(f"alpha-beta searches at most {MAX_DEPTH} player moves deep, got depth={depth}")
@@ -314,9 +301,9 @@ def _search(
         """Max node one move from the horizon (``depth`` is 1): ``player`` without table or ordering.
 
         Most player nodes are here.  Without the table's probe and store they
-        are cheaper, and the 6 % more nodes searched without it cost about as
-        much (measured within noise at depths 6 and 7), so the simpler node
-        wins; the leaf values are cached instead (``leaf_values``).
+        are cheaper, and the few more nodes searched without it cost about as
+        much (docs/results.md), so the simpler node wins; the leaf values are
+        cached instead (``leaf_values``).
         """
         nonlocal nodes, cutoffs, countdown
         countdown -= 1
@@ -371,7 +358,7 @@ def _search(
 
         The placement that gave the lowest value is moved to the front of the
         board's cached list, so the next iteration tries the computer's best
-        reply first too (17 % less time to depth 7 on the bench positions).
+        reply first too.
         """
         nonlocal nodes, cutoffs
         kids = replies.get(board)

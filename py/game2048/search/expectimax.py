@@ -30,12 +30,11 @@ What keeps the tree affordable:
 * **leaf cache**: the evaluations of afterstates of the last move, keyed by
   board alone (an evaluation is a pure function of the board, so this one is
   exact).  Different spawns followed by the same move often slide to the same
-  afterstate: at depth 4 about 2.7 evaluations per distinct board, and the
-  search runs about 30 % faster with it.
+  afterstate, so many evaluations are repeats (docs/results.md).
 * **the last layer updated, not rebuilt**: most nodes are the player nodes
   just before the last move.  A tile placed at (i, j) changes only row i and
   column j, so their four afterstates are the parent's with one table entry
-  swapped (``last_layer``): about 25 % faster again, same values, same counts.
+  swapped (``last_layer``): same values, same counts, less work.
 
 Iterative deepening: depth 1, 2, 3, ... until the deadline, checked at every
 chance node that is expanded; an unfinished iteration is abandoned by
