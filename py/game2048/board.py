@@ -257,7 +257,7 @@ def count_empty(board: Board) -> int:
 def has_win_tile(child: Board) -> bool:
     """Some cell holds rank 11 (2048) or more: bit 3 set, and bit 2 or bits 1 and 0.
 
-    The search inlines the expression (pinned to this text by ``tests/test_inlined_copies.py``).
+    The search inlines the expression (pinned to this text by ``tests/test_board_inlined_copies.py``).
     """
     eights, fours, twos, ones = EIGHTS, FOURS, TWOS, ONES
     return bool(child & eights and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones))
@@ -292,7 +292,7 @@ def afterstates(board: Board) -> tuple[Board, Board, Board, Board]:
 
     The one statement of the table path: row keys, the transposed board (its
     rows are the column keys), four lookups per move.  The search's hot loops
-    inline these lines, with these names; ``tests/test_inlined_copies.py``
+    inline these lines, with these names; ``tests/test_board_inlined_copies.py``
     checks every copy against this text.
     """
     spread0, spread1, spread2, spread3 = spread_tables()

@@ -50,7 +50,7 @@ def test_ai_waits_for_its_worker_then_hint_shows_an_arrow_and_leaves_the_board(o
 
 
 def test_a_move_chosen_by_the_rescue_search_says_so_in_the_readout(open_page):
-    # A saved game a few moves from its end (tests/test_search_rescue.py): at 100 ms alpha-beta proves the loss
+    # A saved game a few moves from its end (tests/test_alphabeta_rescue.py): at 100 ms alpha-beta proves the loss
     # and its rescue search, against 2s only, picks the move; the readout says so after the depth.
     run = _open_saved(open_page, 12, [[2, 32, 128, 1024], [2, 64, 256, 512], [2, 8, 128, 64], [4, 8, 4, 2]])
     page = run.page

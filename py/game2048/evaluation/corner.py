@@ -130,7 +130,7 @@ def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Boar
     spread0, spread1, spread2, spread3 = spread_tables()
 
     def evaluate(board: Board) -> float:
-        # board.afterstates' keys, inlined (tests/test_inlined_copies.py): rows r, columns k, reversed b and d
+        # board.afterstates' keys, inlined (tests/test_board_inlined_copies.py): rows r, columns k, reversed b and d
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

@@ -215,7 +215,7 @@ def _search(
             elif value <= alpha:
                 return alpha
 
-        # board.afterstates, inlined (tests/test_inlined_copies.py)
+        # board.afterstates, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF
@@ -311,7 +311,7 @@ def _search(
             countdown = CHECK_EVERY
             if timed and expired():
                 raise TimeUp
-        # board.afterstates, inlined (tests/test_inlined_copies.py)
+        # board.afterstates, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

@@ -119,7 +119,7 @@ class _Searcher:
 
         def player(board: Board, remaining: int, prob: float) -> float:
             """Best afterstate value; ``remaining`` ≥ 1 moves left including this one."""
-            # board.afterstates, inlined (tests/test_inlined_copies.py)
+            # board.afterstates, inlined (tests/test_board_inlined_copies.py)
             r0 = board & 0xFFFF
             r1 = (board >> 16) & 0xFFFF
             r2 = (board >> 32) & 0xFFFF
@@ -163,7 +163,7 @@ class _Searcher:
             at (i, j) changes row i and column j only, so each move's result is the
             parent's with that row's (or column's) table entry swapped by XOR.
             """
-            # board.afterstates, inlined (tests/test_inlined_copies.py)
+            # board.afterstates, inlined (tests/test_board_inlined_copies.py)
             r0 = board & 0xFFFF
             r1 = (board >> 16) & 0xFFFF
             r2 = (board >> 32) & 0xFFFF

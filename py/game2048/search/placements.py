@@ -180,7 +180,7 @@ def make_placements(twos_only: bool = False):
         fours = ~x & low_bits
         groups2 = components[twos]
         groups4 = components[fours]
-        # board.afterstates' keys, inlined (tests/test_inlined_copies.py)
+        # board.afterstates' keys, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

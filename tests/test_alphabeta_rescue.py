@@ -16,7 +16,7 @@ from game2048.search import alphabeta, best_move
 from game2048.search.alphabeta import WIN_SCORE
 from game2048.search.clock import Deadline
 
-from test_search_equivalence import game_positions
+from test_alphabeta_equivalence import game_positions
 from test_search_time import SteppingClock
 
 EVALUATE = presets.get("classic").make()

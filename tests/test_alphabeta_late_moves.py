@@ -1,6 +1,6 @@
 """Late-move reductions: what they may change (how deep a late move is looked at) and what they may not.
 
-The exact search is pinned by ``test_search_equivalence`` (minimax over the
+The exact search is pinned by ``test_alphabeta_equivalence`` (minimax over the
 reduced tree); these tests say how the search with reductions relates to it.
 """
 
@@ -14,7 +14,7 @@ from game2048.search import alphabeta, best_move
 from game2048.search.alphabeta import REDUCE_MIN_DEPTH
 from game2048.search.clock import Deadline
 
-from test_search_equivalence import game_positions
+from test_alphabeta_equivalence import game_positions
 
 EVALUATE = presets.get("classic").make()
 
