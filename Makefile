@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test deps npm-deps py-deps chromium bench bench-load soak lab
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load soak lab
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
@@ -51,9 +51,18 @@ chromium:
 	fi
 
 # pytest exits 5 when it collects nothing; that must never pass as green.
-test: deps chromium
+test: deps chromium lint
 	@$(VPY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
+
+# The linter and the formatter's check (settings in pyproject.toml); 'make format' applies both fixes.
+lint: py-deps
+	$(VPY) -m ruff check .
+	$(VPY) -m ruff format --check .
+
+format: py-deps
+	$(VPY) -m ruff check --fix .
+	$(VPY) -m ruff format .
 
 bench: deps chromium
 	$(VPY) tools/bench.py

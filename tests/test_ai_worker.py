@@ -37,9 +37,16 @@ def test_think_answers_with_the_search_result() -> None:
 
 
 def test_think_with_a_time_limit_and_every_option() -> None:
-    answer = think(rows=ROWS, think_ms=20, depth=None, algorithm="expectimax", preset="snake", weights={"empty": 5}, id=42)
+    answer = think(
+        rows=ROWS, think_ms=20, depth=None, algorithm="expectimax", preset="snake", weights={"empty": 5}, id=42
+    )
     assert answer["ok"] is True
-    assert (answer["algorithm"], answer["preset"], answer["think_ms"], answer["id"]) == ("expectimax", "snake", 20.0, 42)
+    assert (answer["algorithm"], answer["preset"], answer["think_ms"], answer["id"]) == (
+        "expectimax",
+        "snake",
+        20.0,
+        42,
+    )
     assert answer["move"] in [d.value for d in B.legal_moves(B.from_rows(ROWS))]
 
 

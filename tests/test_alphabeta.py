@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given, settings
+from strategies import boards
 
 from game2048 import board as B
 from game2048.board import Direction
 from game2048.search import best_move
 from game2048.search.alphabeta import WIN_SCORE, has_win_tile
-
-from strategies import boards
 
 LOST = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 

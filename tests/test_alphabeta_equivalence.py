@@ -15,17 +15,15 @@ from functools import lru_cache
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import boards
 
 from game2048 import board as B
+from game2048 import reference
 from game2048.bench_positions import POSITIONS
 from game2048.evaluation import presets
 from game2048.game import Game
-from game2048.search import best_move
-from game2048.search import alphabeta
-from game2048 import reference
+from game2048.search import alphabeta, best_move
 from game2048.search.clock import Deadline
-
-from strategies import boards
 
 DEPTHS = (1, 2, 3)
 
@@ -110,7 +108,9 @@ def test_alphabeta_equals_minimax_at_depth_5_on_crowded_positions() -> None:
 
 def _search(board: int, depth: int, **switches: bool):
     """The exact search, said explicitly: late-move reductions are the one part that changes the answer."""
-    return alphabeta.search(board, presets.get("classic").make(), Deadline(None), depth=depth, reductions=False, **switches)
+    return alphabeta.search(
+        board, presets.get("classic").make(), Deadline(None), depth=depth, reductions=False, **switches
+    )
 
 
 @pytest.mark.parametrize("depth", (5, 6))

@@ -7,14 +7,13 @@ reduced tree); these tests say how the search with reductions relates to it.
 from __future__ import annotations
 
 import pytest
+from test_alphabeta_equivalence import game_positions
 
 from game2048.bench_positions import POSITIONS
 from game2048.evaluation import presets
 from game2048.search import alphabeta, best_move
 from game2048.search.alphabeta import REDUCE_MIN_DEPTH
 from game2048.search.clock import Deadline
-
-from test_alphabeta_equivalence import game_positions
 
 EVALUATE = presets.get("classic").make()
 

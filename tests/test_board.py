@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
+from strategies import boards, directions, ranks
 
 from game2048 import board as B
 from game2048.board import Direction
 from game2048.game import trace_move
 from game2048.reference import move_rows, slide_line
-
-from strategies import boards, directions, ranks
 
 
 @pytest.mark.parametrize(
@@ -80,8 +79,12 @@ def test_score_is_sum_of_merged_values_and_no_tile_merges_twice(board: int, dire
 @given(boards(), directions)
 def test_symmetry_rotation(board: int, direction: Direction) -> None:
     """Moving a rotated board equals rotating the moved board (with the direction rotated too)."""
-    clockwise = {Direction.UP: Direction.RIGHT, Direction.RIGHT: Direction.DOWN,
-                 Direction.DOWN: Direction.LEFT, Direction.LEFT: Direction.UP}
+    clockwise = {
+        Direction.UP: Direction.RIGHT,
+        Direction.RIGHT: Direction.DOWN,
+        Direction.DOWN: Direction.LEFT,
+        Direction.LEFT: Direction.UP,
+    }
     moved, points = B.move(board, direction)
     moved_rot, points_rot = B.move(B.rotate(board), clockwise[direction])
     assert moved_rot == B.rotate(moved)
@@ -90,16 +93,24 @@ def test_symmetry_rotation(board: int, direction: Direction) -> None:
 
 @given(boards(), directions)
 def test_symmetry_mirror(board: int, direction: Direction) -> None:
-    swap = {Direction.LEFT: Direction.RIGHT, Direction.RIGHT: Direction.LEFT,
-            Direction.UP: Direction.UP, Direction.DOWN: Direction.DOWN}
+    swap = {
+        Direction.LEFT: Direction.RIGHT,
+        Direction.RIGHT: Direction.LEFT,
+        Direction.UP: Direction.UP,
+        Direction.DOWN: Direction.DOWN,
+    }
     moved, points = B.move(board, direction)
     assert B.move(B.mirror(board), swap[direction]) == (B.mirror(moved), points)
 
 
 @given(boards(), directions)
 def test_symmetry_transpose(board: int, direction: Direction) -> None:
-    swap = {Direction.LEFT: Direction.UP, Direction.UP: Direction.LEFT,
-            Direction.RIGHT: Direction.DOWN, Direction.DOWN: Direction.RIGHT}
+    swap = {
+        Direction.LEFT: Direction.UP,
+        Direction.UP: Direction.LEFT,
+        Direction.RIGHT: Direction.DOWN,
+        Direction.DOWN: Direction.RIGHT,
+    }
     moved, points = B.move(board, direction)
     assert B.move(B.transpose(board), swap[direction]) == (B.transpose(moved), points)
 

@@ -24,7 +24,7 @@ def _lines(function) -> list[str]:
 
 def _block(lines: list[str], first: str, count: int) -> list[str]:
     start = next(i for i, line in enumerate(lines) if line.startswith(first))
-    return lines[start:start + count]
+    return lines[start : start + count]
 
 
 CANONICAL = _lines(B.afterstates)
@@ -37,15 +37,18 @@ WIN = inspect.getsource(B.has_win_tile).split("return bool(")[1].rsplit(")", 1)[
 
 
 def _count(lines: list[str], block: list[str]) -> int:
-    return sum(lines[i:i + len(block)] == block for i in range(len(lines)))
+    return sum(lines[i : i + len(block)] == block for i in range(len(lines)))
 
 
-@pytest.mark.parametrize("function, keys, moves, wins", [
-    (alphabeta._search, 2, 2, 2),  # player and frontier
-    (expectimax._Searcher.__init__, 2, 2, 0),  # player and last_layer
-    (placements.make_placements, 1, 0, 0),
-    (corner.make_evaluator, 1, 0, 0),
-])
+@pytest.mark.parametrize(
+    "function, keys, moves, wins",
+    [
+        (alphabeta._search, 2, 2, 2),  # player and frontier
+        (expectimax._Searcher.__init__, 2, 2, 0),  # player and last_layer
+        (placements.make_placements, 1, 0, 0),
+        (corner.make_evaluator, 1, 0, 0),
+    ],
+)
 def test_each_inlined_copy_is_the_canonical_text(function, keys, moves, wins):
     lines = _lines(function)
     assert _count(lines, KEYS) == keys

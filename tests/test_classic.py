@@ -6,11 +6,10 @@ import math
 
 import pytest
 from hypothesis import given
+from strategies import boards
 
 from game2048 import board as B
 from game2048.evaluation import classic
-
-from strategies import boards
 
 
 def naive_features(board: int) -> dict[str, float]:

@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from strategies import boards
 
 from game2048 import board as B
 from game2048.evaluation import presets, rows
 from game2048.game import Game
 from game2048.search import best_move, expectimax
 from game2048.search.clock import Deadline
-
-from strategies import boards
 
 EVALUATE = rows.make_evaluator()
 

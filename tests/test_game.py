@@ -8,11 +8,10 @@ import random
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import boards, directions
 
 from game2048 import board as B
 from game2048.game import MAX_SEED, Game, SavedStateError, points_for, trace_move
-
-from strategies import boards, directions
 
 CHI2_15_DOF_P001 = 37.70  # chi-square critical value, 15 degrees of freedom, p = 0.001
 
@@ -52,7 +51,7 @@ def test_spawn_lands_only_on_empty_cells_uniformly() -> None:
         cell, _ = game.spawn()
         counts[cell] += 1
     expected = 6000 / len(empty)
-    assert all(abs(c - expected) < 5 * expected ** 0.5 for c in counts.values()), counts
+    assert all(abs(c - expected) < 5 * expected**0.5 for c in counts.values()), counts
 
 
 def test_spawn_on_full_board_does_nothing() -> None:
@@ -132,7 +131,12 @@ def test_save_and_restore_round_trip_continues_identically() -> None:
     game = played_game()
     saved = json.loads(json.dumps(game.to_dict()))
     restored = Game.from_dict(saved)
-    assert (restored.board, restored.score, restored.moves, restored.seed) == (game.board, game.score, game.moves, game.seed)
+    assert (restored.board, restored.score, restored.moves, restored.seed) == (
+        game.board,
+        game.score,
+        game.moves,
+        game.seed,
+    )
     for d in ("left", "down", "right", "up") * 10:
         game.play(d)
         restored.play(d)

@@ -41,14 +41,21 @@ def test_tiny_run_records_are_the_games_best_move_plays(tiny_records):
         game = Game.new(record["seed"])
         while not game.over:
             game.play(best_move(game.board, depth=1, algorithm="expectimax").move)
-        assert (record["max_tile"], record["score"], record["moves"]) == (1 << max_rank(game.board), game.score, game.moves)
+        assert (record["max_tile"], record["score"], record["moves"]) == (
+            1 << max_rank(game.board),
+            game.score,
+            game.moves,
+        )
         assert record["lost"] is True and record["reached_stop"] is False
         assert record["depth_median"] == 1.0 and record["_depths"] == [1] * game.moves
 
 
 def test_tiny_run_golden_games(tiny_records):
     # Pinned: seeded spawns + deterministic depth-1 expectimax with the rows preset.
-    assert [(r["seed"], r["max_tile"], r["score"], r["moves"]) for r in tiny_records] == [(1, 256, 4004, 330), (2, 128, 992, 107)]
+    assert [(r["seed"], r["max_tile"], r["score"], r["moves"]) for r in tiny_records] == [
+        (1, 256, 4004, 330),
+        (2, 128, 992, 107),
+    ]
 
 
 def test_tiny_run_summary_fields(tiny_records):
@@ -64,20 +71,47 @@ def test_tiny_run_summary_fields(tiny_records):
     assert s["moves_total"] == 437
     assert s["moves_per_second"] == pytest.approx(437 / sum(r["seconds"] for r in tiny_records))
     assert s["depth_median"] == 1.0 and s["depth_p10"] == 1.0
-    assert s["nodes_per_second"] == pytest.approx(sum(r["nodes"] for r in tiny_records) / (sum(sum(r["_think_ms"]) for r in tiny_records) / 1000))
+    assert s["nodes_per_second"] == pytest.approx(
+        sum(r["nodes"] for r in tiny_records) / (sum(sum(r["_think_ms"]) for r in tiny_records) / 1000)
+    )
     assert 0 < s["think_ms_p50"] <= s["think_ms_p99"] <= s["think_ms_max"]
 
 
 def test_json_line_fields(tiny_records):
     line = json.loads(json.dumps(to_json(tiny_records[0])))
     assert set(line) == {
-        "seed", "max_tile", "score", "moves", "reached_stop", "lost", "think_ms_p50", "think_ms_p99", "think_ms_max",
-        "depth_median", "depth_p10", "nodes", "seconds", "algorithm", "preset", "weights", "think_ms", "depth", "stop_tile",
-        "reductions", "rescue", "move_think_ms", "move_depths",
+        "seed",
+        "max_tile",
+        "score",
+        "moves",
+        "reached_stop",
+        "lost",
+        "think_ms_p50",
+        "think_ms_p99",
+        "think_ms_max",
+        "depth_median",
+        "depth_p10",
+        "nodes",
+        "seconds",
+        "algorithm",
+        "preset",
+        "weights",
+        "think_ms",
+        "depth",
+        "stop_tile",
+        "reductions",
+        "rescue",
+        "move_think_ms",
+        "move_depths",
     }
     assert line["move_depths"] == [1] * line["moves"] and len(line["move_think_ms"]) == line["moves"]
     assert (line["algorithm"], line["preset"], line["weights"], line["depth"], line["think_ms"], line["stop_tile"]) == (
-        "expectimax", "rows", {}, 1, None, 0,
+        "expectimax",
+        "rows",
+        {},
+        1,
+        None,
+        0,
     )
 
 
@@ -86,7 +120,14 @@ def test_reach_rates_count_games_at_or_above_each_tile():
         {"max_tile": t, "score": 0, "moves": 1, "seconds": 1.0, "think_ms_p50": 1.0, "depth_median": 1.0, "nodes": 5}
         for t in (1024, 2048, 4096, 16384)
     ]
-    assert summarize(records)["reached"] == {"512": 1.0, "1024": 1.0, "2048": 0.75, "4096": 0.5, "8192": 0.25, "16384": 0.25}
+    assert summarize(records)["reached"] == {
+        "512": 1.0,
+        "1024": 1.0,
+        "2048": 0.75,
+        "4096": 0.5,
+        "8192": 0.25,
+        "16384": 0.25,
+    }
 
 
 def test_stop_tile_stops_the_game():
@@ -100,19 +141,40 @@ def test_processes_play_the_same_games_as_one_process(tiny_records):
 
 
 def test_same_command_prints_the_same_games(capsys, tmp_path):
-    argv = ["run", "--algorithm", "expectimax", "--seeds", "4,5", "--depth", "1", "--stop-tile", "0", "--jobs", "1", "--no-progress"]
+    argv = [
+        "run",
+        "--algorithm",
+        "expectimax",
+        "--seeds",
+        "4,5",
+        "--depth",
+        "1",
+        "--stop-tile",
+        "0",
+        "--jobs",
+        "1",
+        "--no-progress",
+    ]
     outputs = []
     for i in range(2):
         assert cli.main(argv + ["--out", str(tmp_path / f"run{i}.jsonl")]) == 0
         printed = capsys.readouterr().out
         outputs.append(printed[: printed.index("games:")])  # the per-game table; the summary below has timings
     assert outputs[0] == outputs[1] and [line.split()[0] for line in outputs[0].splitlines()[3:]] == ["4", "5"]
-    lines = [[_without_timing(json.loads(x)) for x in (tmp_path / f"run{i}.jsonl").read_text().splitlines()] for i in range(2)]
+    lines = [
+        [_without_timing(json.loads(x)) for x in (tmp_path / f"run{i}.jsonl").read_text().splitlines()]
+        for i in range(2)
+    ]
     assert lines[0] == lines[1] and len(lines[0]) == 2
 
 
 def test_run_prints_progress_on_stderr(capsys):
-    assert cli.main(["run", "--algorithm", "expectimax", "--seeds", "1", "--depth", "1", "--stop-tile", "64", "--jobs", "1"]) == 0
+    assert (
+        cli.main(
+            ["run", "--algorithm", "expectimax", "--seeds", "1", "--depth", "1", "--stop-tile", "64", "--jobs", "1"]
+        )
+        == 0
+    )
     captured = capsys.readouterr()
     assert "1/1 games" in captured.err and "1/1 games" not in captured.out
 
@@ -134,17 +196,48 @@ def test_progress_in_a_log_is_one_plain_line_per_finished_game():
 def test_feature_configs_put_weight_one_on_each_feature():
     configs = feature_configs(PlayConfig(algorithm="expectimax", preset="snake", depth=1))
     labels = [label for label, _ in configs]
-    assert labels == ["smoothness alone", "monotonicity alone", "empty alone", "max alone", "repeats alone", "mean alone", "full snake"]
-    assert dict(configs[2][1].weights) == {"smoothness": 0.0, "monotonicity": 0.0, "empty": 1.0, "max": 0.0, "repeats": 0.0, "mean": 0.0}
+    assert labels == [
+        "smoothness alone",
+        "monotonicity alone",
+        "empty alone",
+        "max alone",
+        "repeats alone",
+        "mean alone",
+        "full snake",
+    ]
+    assert dict(configs[2][1].weights) == {
+        "smoothness": 0.0,
+        "monotonicity": 0.0,
+        "empty": 1.0,
+        "max": 0.0,
+        "repeats": 0.0,
+        "mean": 0.0,
+    }
     assert dict(configs[-1][1].weights) == {}
     rows_configs = dict(feature_configs(PlayConfig(algorithm="expectimax", preset="rows", depth=1)))
     # Exponents and the lost-board constant are parameters, not features: they keep their defaults.
-    assert set(rows_configs["merges_weight alone"].weights) == {"empty_weight", "merges_weight", "monotonicity_weight", "sum_weight"}
+    assert set(rows_configs["merges_weight alone"].weights) == {
+        "empty_weight",
+        "merges_weight",
+        "monotonicity_weight",
+        "sum_weight",
+    }
 
 
 def test_features_report(tmp_path):
-    summaries = run_features(PlayConfig(algorithm="expectimax", preset="corner-weights", depth=1, stop_tile=128), [1], tmp_path, jobs=1, progress=False)
-    assert [label for label, _ in summaries] == ["row_snake alone", "spiral alone", "zigzag alone", "full corner-weights"]
+    summaries = run_features(
+        PlayConfig(algorithm="expectimax", preset="corner-weights", depth=1, stop_tile=128),
+        [1],
+        tmp_path,
+        jobs=1,
+        progress=False,
+    )
+    assert [label for label, _ in summaries] == [
+        "row_snake alone",
+        "spiral alone",
+        "zigzag alone",
+        "full corner-weights",
+    ]
     report = (tmp_path / "report.md").read_text()
     assert "| zigzag alone |" in report and "![max tile per game](max_tile.png)" in report
     for png in ("max_tile.png", "score.png"):
@@ -231,5 +324,11 @@ def test_check_loads_the_search_before_the_first_move_is_timed(algorithm):
         f"PlayConfig(algorithm='{algorithm}', depth=1).check(); "
         f"print('game2048.search.{algorithm}' in sys.modules)"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "py")})
+    out = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "py")},
+    )
     assert out.stdout.strip() == "True"

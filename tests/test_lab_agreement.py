@@ -34,7 +34,12 @@ def test_a_search_agrees_with_itself_and_a_shallower_one_less_often():
 
 
 def test_the_command_prints_the_table(capsys):
-    assert cli.main(["agreement", "--seeds", "7", "--reference-depth", "2", "--think-ms", "5", "--depths", "1,2", "--jobs", "1"]) == 0
+    assert (
+        cli.main(
+            ["agreement", "--seeds", "7", "--reference-depth", "2", "--think-ms", "5", "--depths", "1,2", "--jobs", "1"]
+        )
+        == 0
+    )
     printed = capsys.readouterr().out.splitlines()
     assert printed[0] == "positions from 1 game, seed 7, 1 process(es)"
     assert printed[1].endswith("positions; reference: depth 2, exact")
@@ -46,7 +51,11 @@ def test_the_command_prints_the_table(capsys):
 
 @pytest.mark.parametrize(
     "args, message",
-    [(["--depths", "8,x"], "whole numbers"), (["--depths", "0"], "at least 1"), (["--reference-depth", "0"], "reference-depth")],
+    [
+        (["--depths", "8,x"], "whole numbers"),
+        (["--depths", "0"], "at least 1"),
+        (["--reference-depth", "0"], "reference-depth"),
+    ],
 )
 def test_bad_arguments_are_refused_with_a_message(capsys, args, message):
     with pytest.raises(SystemExit) as exit_info:

@@ -20,7 +20,9 @@ def _seeds_in(path) -> list[int]:
 
 def _without_timing(printed: str) -> str:
     """The per-game table and reach lines (think times are rounded to 0.01 ms on disk)."""
-    return "\n".join(line for line in printed.splitlines() if not line.startswith(("think ms", "games:", "games written")))
+    return "\n".join(
+        line for line in printed.splitlines() if not line.startswith(("think ms", "games:", "games written"))
+    )
 
 
 def test_a_record_survives_the_round_trip_through_a_line():
@@ -77,7 +79,22 @@ def test_resume_refuses_a_file_of_another_configuration(tmp_path, capsys):
     assert cli.main(RUN + ["--seeds", "1", "--out", str(out)]) == 0
     before = out.read_text()
     with pytest.raises(SystemExit) as exit_info:
-        cli.main(["run", "--algorithm", "expectimax", "--depth", "2", "--stop-tile", "64", "--seeds", "1", "--out", str(out), "--resume"])
+        cli.main(
+            [
+                "run",
+                "--algorithm",
+                "expectimax",
+                "--depth",
+                "2",
+                "--stop-tile",
+                "64",
+                "--seeds",
+                "1",
+                "--out",
+                str(out),
+                "--resume",
+            ]
+        )
     assert exit_info.value.code == 2
     assert "another configuration" in capsys.readouterr().err
     assert out.read_text() == before
@@ -173,7 +190,12 @@ def test_old_lines_without_an_option_field_were_played_without_it(
     assert cli.main(alphabeta + played_with + ["--out", str(with_)]) == 0
     assert [json.loads(line)[option] for line in (without.read_text(), with_.read_text())] == [False, True]
     old = tmp_path / "old.jsonl"
-    old.write_text("".join(json.dumps({k: v for k, v in json.loads(line).items() if k != option}) + "\n" for line in without.read_text().splitlines()))
+    old.write_text(
+        "".join(
+            json.dumps({k: v for k, v in json.loads(line).items() if k != option}) + "\n"
+            for line in without.read_text().splitlines()
+        )
+    )
     capsys.readouterr()
     assert cli.main(["summary", str(old), str(with_)]) == 0
     assert [block.splitlines()[0] for block in capsys.readouterr().out.split("\n\n")] == [
@@ -187,6 +209,17 @@ def test_old_lines_without_an_option_field_were_played_without_it(
 
 
 def test_expectimax_games_are_recorded_without_the_rescue_search(tmp_path):
-    expectimax = ["run", "--algorithm", "expectimax", "--depth", "1", "--stop-tile", "16", "--jobs", "1", "--no-progress"]
+    expectimax = [
+        "run",
+        "--algorithm",
+        "expectimax",
+        "--depth",
+        "1",
+        "--stop-tile",
+        "16",
+        "--jobs",
+        "1",
+        "--no-progress",
+    ]
     assert cli.main(expectimax + ["--seeds", "1", "--out", str(tmp_path / "em.jsonl")]) == 0
     assert json.loads((tmp_path / "em.jsonl").read_text())["rescue"] is False

@@ -5,12 +5,11 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from strategies import boards
 
 from game2048 import board as B
 from game2048 import reference
 from game2048.search import placements as P
-
-from strategies import boards
 
 
 def grid_board(rows: list[list[int]]) -> int:
@@ -105,7 +104,9 @@ def test_full_board_has_no_placements() -> None:
 
 @pytest.mark.parametrize("cell", range(16))
 def test_single_tile_smoothness_table_matches_direct(cell: int) -> None:
-    board = B.place(grid_board([[8, 0, 0, 2], [0, 0, 0, 0], [0, 0, 0, 0], [64, 0, 0, 0]]) & ~(0xF << (4 * cell)), cell, 3)
+    board = B.place(
+        grid_board([[8, 0, 0, 2], [0, 0, 0, 0], [0, 0, 0, 0], [64, 0, 0, 0]]) & ~(0xF << (4 * cell)), cell, 3
+    )
     table = P.smoothness_table()
     rows_and_cols = sum(table[k] for k in B.row_keys(board)) + sum(table[k] for k in B.column_keys(board))
     assert -rows_and_cols == reference.smoothness(board)

@@ -6,12 +6,10 @@ import random
 
 import pytest
 from hypothesis import given
+from strategies import boards, ranks
 
 from game2048 import board as B
 from game2048.evaluation import corner, presets, rows, snake
-
-from strategies import boards, ranks
-
 
 # ---------------------------------------------------------------- registry
 
@@ -24,7 +22,12 @@ def test_all_four_presets_are_registered_with_descriptions_and_weights():
 
 
 def test_classic_is_untouched():
-    assert dict(presets.get("classic").default_weights) == {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0}
+    assert dict(presets.get("classic").default_weights) == {
+        "smoothness": 0.1,
+        "monotonicity": 1.0,
+        "empty": 2.7,
+        "max": 1.0,
+    }
 
 
 @pytest.mark.parametrize(
@@ -77,7 +80,11 @@ def test_rows_board_score_by_hand():
 
 def test_rows_weights_are_the_constants():
     board = B.from_rows([[2, 2, 4, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]])
-    only_empty = {k: 0.0 for k in rows.DEFAULT_WEIGHTS} | {"empty_weight": 1.0, "monotonicity_power": 4.0, "sum_power": 3.5}
+    only_empty = {k: 0.0 for k in rows.DEFAULT_WEIGHTS} | {
+        "empty_weight": 1.0,
+        "monotonicity_power": 4.0,
+        "sum_power": 3.5,
+    }
     # Empty cells counted in rows and in columns: 13 each.
     assert rows.make_evaluator(only_empty)(board) == 26.0
     assert rows.features(board)["empty"] == 26.0
@@ -131,7 +138,14 @@ def test_snake_perfect_line_has_no_inversions_and_smoothness_of_its_head():
 
 
 def test_snake_empty_board():
-    assert snake.features(0) == {"smoothness": 0.0, "monotonicity": 0.0, "empty": 16.0, "max": 0.0, "repeats": 0.0, "mean": 0.0}
+    assert snake.features(0) == {
+        "smoothness": 0.0,
+        "monotonicity": 0.0,
+        "empty": 16.0,
+        "max": 0.0,
+        "repeats": 0.0,
+        "mean": 0.0,
+    }
 
 
 def test_snake_tables_match_the_definition_on_random_boards():
@@ -172,7 +186,11 @@ def test_corner_weights_by_hand():
     assert corner.make_evaluator()(side) == 1280.0
     # 512 diagonal to the corner: row snake puts (1, 1) at step 6, spiral at 12, zigzag at 4.
     diagonal = B.from_rows([[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 512, 0], [0, 0, 0, 1024]])
-    assert corner.features(diagonal) == {"row_snake": 1024 + 512 / 2**6, "spiral": 1024 + 512 / 2**12, "zigzag": 1024 + 512 / 2**4}
+    assert corner.features(diagonal) == {
+        "row_snake": 1024 + 512 / 2**6,
+        "spiral": 1024 + 512 / 2**12,
+        "zigzag": 1024 + 512 / 2**4,
+    }
     assert corner.make_evaluator()(diagonal) == 1056.0
     assert corner.make_evaluator({"zigzag": 0.0})(diagonal) == 1032.0
     assert corner.make_evaluator({"row_snake": 3.0, "zigzag": 0.0})(diagonal) == 3 * 1032.0

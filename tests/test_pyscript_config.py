@@ -82,7 +82,8 @@ def test_the_page_gets_exactly_the_modules_it_imports():
     needed, listed = _closure(PAGE_ENTRY), set(_listed_sources(CONFIG))
     assert "py/game2048/board.py" in needed and "py/app/view.py" in needed
     assert not needed - listed, "add to pyscript.toml [files]:\n" + "\n".join(
-        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed))
+        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed)
+    )
     assert not listed - needed, f"pyscript.toml ships modules the page never imports: {sorted(listed - needed)}"
     assert not any("search" in p or "evaluation" in p or "ai_worker" in p for p in listed)
 
@@ -91,8 +92,11 @@ def test_the_worker_gets_exactly_the_modules_it_imports():
     needed, listed = _closure(WORKER_ENTRY), set(_listed_sources(WORKER_CONFIG))
     assert "py/game2048/search/alphabeta.py" in needed
     assert not needed - listed, "add to pyscript-worker.toml [files]:\n" + "\n".join(
-        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed))
-    assert not listed - needed, f"pyscript-worker.toml ships modules the worker never imports: {sorted(listed - needed)}"
+        f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed)
+    )
+    assert not listed - needed, (
+        f"pyscript-worker.toml ships modules the worker never imports: {sorted(listed - needed)}"
+    )
     assert not any("/lab/" in p or p.startswith("py/app/") for p in listed)
 
 

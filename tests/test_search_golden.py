@@ -39,8 +39,14 @@ def _decide(case: str, preset: str) -> dict[str, list]:
     out = {}
     for name, board in BOARDS.items():
         result = best_move(board, preset=preset, **CASES[case])
-        out[name] = [result.move.value if result.move else None, result.depth, result.nodes,
-                              result.cutoffs, round(result.score, 9), result.rescued]
+        out[name] = [
+            result.move.value if result.move else None,
+            result.depth,
+            result.nodes,
+            result.cutoffs,
+            round(result.score, 9),
+            result.rescued,
+        ]
     return out
 
 

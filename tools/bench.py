@@ -28,9 +28,10 @@ import math
 import statistics
 import sys
 import time
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 TOOLS = Path(__file__).resolve().parent
 REPO_ROOT = TOOLS.parent
@@ -128,7 +129,7 @@ def run_chromium(
     from bench_browser import think_in_chromium  # here, not above: it needs playwright, --cpython-only does not
 
     warm = warmup_requests(positions, think_ms, warmup, algorithm)
-    replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm))[len(warm):]
+    replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm))[len(warm) :]
     return [
         sample_from_answer(position, answer, round_trip)
         for position, (answer, round_trip) in zip([p for p in positions for _ in range(repeat)], replies)

@@ -84,9 +84,15 @@ def bare_load(playwright, base_url: str) -> float:
     browser = launch_chromium(playwright)
     try:
         context = browser.new_context()
-        context.route(f"{base_url}{BARE_PATH}", lambda route: route.fulfill(
-            status=200, content_type="text/html", body=BARE_PAGE,
-            headers={"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"}))
+        context.route(
+            f"{base_url}{BARE_PATH}",
+            lambda route: route.fulfill(
+                status=200,
+                content_type="text/html",
+                body=BARE_PAGE,
+                headers={"Cross-Origin-Opener-Policy": "same-origin", "Cross-Origin-Embedder-Policy": "require-corp"},
+            ),
+        )
         page = context.new_page()
         page.goto(f"{base_url}{BARE_PATH}")
         page.wait_for_selector(READY_SELECTOR, state="attached", timeout=120_000)
@@ -114,17 +120,24 @@ def main(argv: list[str] | None = None) -> int:
                     result["bare"] = bare_load(playwright, base_url)
                 ai = f"   AI ready {result['ai']:.2f} s" if "ai" in result else ""
                 bare = f"   bare Pyodide {result['bare']:.2f} s" if "bare" in result else ""
-                print(f"load {run}: playable {result['page']:.2f} s after navigation "
-                      f"(wall {result['wall']:.2f} s){ai}{bare}", flush=True)
+                print(
+                    f"load {run}: playable {result['page']:.2f} s after navigation "
+                    f"(wall {result['wall']:.2f} s){ai}{bare}",
+                    flush=True,
+                )
     finally:
         server.shutdown()
         server.server_close()
     med_page = statistics.median(r["page"] for r in rows)
     med_wall = statistics.median(r["wall"] for r in rows)
-    print(f"\nmedian of {len(rows)} cold loads: playable {med_page:.2f} s (wall {med_wall:.2f} s); "
-          f"min {min(r['page'] for r in rows):.2f} s, max {max(r['page'] for r in rows):.2f} s; goal < {GOAL_S:.0f} s")
-    print(f"  of which: page's Python starts at {statistics.median(r['python'] for r in rows):.2f} s (median; "
-          f"Pyodide + PyScript boot), importing the game takes {statistics.median(r['imports'] for r in rows):.2f} s")
+    print(
+        f"\nmedian of {len(rows)} cold loads: playable {med_page:.2f} s (wall {med_wall:.2f} s); "
+        f"min {min(r['page'] for r in rows):.2f} s, max {max(r['page'] for r in rows):.2f} s; goal < {GOAL_S:.0f} s"
+    )
+    print(
+        f"  of which: page's Python starts at {statistics.median(r['python'] for r in rows):.2f} s (median; "
+        f"Pyodide + PyScript boot), importing the game takes {statistics.median(r['imports'] for r in rows):.2f} s"
+    )
     if all("ai" in r for r in rows):
         print(f"median AI ready (worker loaded, tables built): {statistics.median(r['ai'] for r in rows):.2f} s")
     if all("bare" in r for r in rows):

@@ -17,9 +17,10 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -48,7 +49,8 @@ def chromium_path() -> str:
         return found
     raise FileNotFoundError(
         f"Chromium not found at {CHROMIUM_PATH}; install Debian's package (apt-get install -y chromium) "
-        "or set CHROMIUM_PATH")
+        "or set CHROMIUM_PATH"
+    )
 
 
 def launch_chromium(playwright: Any, **kw: Any) -> Any:
@@ -63,13 +65,13 @@ def watch_page(page: Any, requests_log: list[str]) -> None:
     errors: list[str] = []
     page.console_errors = errors
     page.on("request", lambda request: requests_log.append(request.url))
-    page.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}")
-            if msg.type == "error" else None)
+    page.on("console", lambda msg: errors.append(f"console.{msg.type}: {msg.text}") if msg.type == "error" else None)
     page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
 
 
-def open_game(page: Any, base_url: str, path: str = "/index.html", query: str = "",
-              timeout_ms: int = DEFAULT_READY_TIMEOUT_MS) -> None:
+def open_game(
+    page: Any, base_url: str, path: str = "/index.html", query: str = "", timeout_ms: int = DEFAULT_READY_TIMEOUT_MS
+) -> None:
     """Navigate to the page and wait until the game accepts input."""
     url = base_url + path + (("?" + query.lstrip("?")) if query else "")
     page.goto(url)
@@ -77,10 +79,14 @@ def open_game(page: Any, base_url: str, path: str = "/index.html", query: str = 
 
 
 @contextmanager
-def page_session(path: str = "/index.html", query: str = "", root: Path | str = REPO_ROOT,
-                 viewport: dict[str, int] | None = None,
-                 ready_timeout_ms: int = DEFAULT_READY_TIMEOUT_MS,
-                 **context_kw: Any) -> Iterator[tuple[Any, str, list[str]]]:
+def page_session(
+    path: str = "/index.html",
+    query: str = "",
+    root: Path | str = REPO_ROOT,
+    viewport: dict[str, int] | None = None,
+    ready_timeout_ms: int = DEFAULT_READY_TIMEOUT_MS,
+    **context_kw: Any,
+) -> Iterator[tuple[Any, str, list[str]]]:
     """Server + Chromium + the page, ready for input; yields (page, base_url, requests_log)."""
     from playwright.sync_api import sync_playwright
 
@@ -89,8 +95,7 @@ def page_session(path: str = "/index.html", query: str = "", root: Path | str = 
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             try:
-                context = browser.new_context(viewport=viewport or {"width": 1000, "height": 900},
-                                              **context_kw)
+                context = browser.new_context(viewport=viewport or {"width": 1000, "height": 900}, **context_kw)
                 page = context.new_page()
                 requests_log: list[str] = []
                 watch_page(page, requests_log)

@@ -83,16 +83,15 @@ class QuietServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-def make_server(root: Path | str = REPO_ROOT, port: int = 8000, host: str = "127.0.0.1",
-                verbose: bool = False) -> QuietServer:
+def make_server(
+    root: Path | str = REPO_ROOT, port: int = 8000, host: str = "127.0.0.1", verbose: bool = False
+) -> QuietServer:
     """A bound (not yet serving) server for ``root``."""
-    handler = functools.partial(
-        type("Handler", (ProjectRequestHandler,), {"verbose": verbose}), directory=str(root))
+    handler = functools.partial(type("Handler", (ProjectRequestHandler,), {"verbose": verbose}), directory=str(root))
     return QuietServer((host, port), handler)
 
 
-def start_server(root: Path | str = REPO_ROOT, port: int = 0,
-                 host: str = "127.0.0.1") -> tuple[QuietServer, str]:
+def start_server(root: Path | str = REPO_ROOT, port: int = 0, host: str = "127.0.0.1") -> tuple[QuietServer, str]:
     """Serve ``root`` in a daemon thread; returns the server and its base URL (no trailing slash)."""
     server = make_server(root, port, host)
     thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)

@@ -70,8 +70,12 @@ def check_transition(prev: dict, nxt: dict) -> str | None:
         if moved == before:
             continue
         added = [cell for cell in range(16) if (after >> (4 * cell)) & 0xF != (moved >> (4 * cell)) & 0xF]
-        if (len(added) == 1 and (moved >> (4 * added[0])) & 0xF == 0
-                and (after >> (4 * added[0])) & 0xF in (1, 2) and nxt["score"] - prev["score"] == points):
+        if (
+            len(added) == 1
+            and (moved >> (4 * added[0])) & 0xF == 0
+            and (after >> (4 * added[0])) & 0xF in (1, 2)
+            and nxt["score"] - prev["score"] == points
+        ):
             return None
     return f"no legal move leads from {prev['rows']} (score {prev['score']}) to {nxt['rows']} (score {nxt['score']})"
 
@@ -99,8 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             context = browser.new_context(viewport={"width": 900, "height": 1300})
-            context.add_init_script(script="if (!sessionStorage.getItem('soak')) { sessionStorage.setItem('soak', '1');"
-                                           f" localStorage.clear(); localStorage.setItem('game2048:settings', {json.dumps(settings)}); }}")
+            context.add_init_script(
+                script="if (!sessionStorage.getItem('soak')) { sessionStorage.setItem('soak', '1');"
+                f" localStorage.clear(); localStorage.setItem('game2048:settings', {json.dumps(settings)}); }}"
+            )
             page = context.new_page()
             watch_page(page, [])
             page.goto(f"{base_url}/index.html?seed=2048")
@@ -155,10 +161,14 @@ def main(argv: list[str] | None = None) -> int:
     growth = heap_end - heap_start
     if growth >= HEAP_LIMIT_MB:
         problems.append(f"JS heap grew by {growth:.1f} MB (limit {HEAP_LIMIT_MB:.0f} MB)")
-    print(f"soak: {moves} moves checked in {elapsed:.0f} s ({moves / elapsed:.1f} moves/s) over {games} game(s), "
-          f"{wins} win(s), largest tile {max_tile}, think time {args.think_ms} ms")
-    print(f"JS heap (after GC): {heap_start:.1f} MB at start, {heap_end:.1f} MB at end, growth {growth:+.1f} MB "
-          f"(limit {HEAP_LIMIT_MB:.0f} MB)")
+    print(
+        f"soak: {moves} moves checked in {elapsed:.0f} s ({moves / elapsed:.1f} moves/s) over {games} game(s), "
+        f"{wins} win(s), largest tile {max_tile}, think time {args.think_ms} ms"
+    )
+    print(
+        f"JS heap (after GC): {heap_start:.1f} MB at start, {heap_end:.1f} MB at end, growth {growth:+.1f} MB "
+        f"(limit {HEAP_LIMIT_MB:.0f} MB)"
+    )
     print(f"illegal or unexplained transitions / console errors / other problems: {len(problems)}")
     for problem in problems[:20]:
         print("  -", problem)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # A worker that has not answered by then is treated as failed: 5 x the think time plus slack.
 TIMEOUT_FACTOR = 5.0
@@ -55,7 +56,7 @@ class AiClient:
             self.attempts += 1
             try:
                 worker, presets = await asyncio.wait_for(self._start(self.attempts), self.start_timeout_s)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 reason = f"it did not answer within {self.start_timeout_s:g} s"
                 continue
             except Exception as exc:  # noqa: BLE001 - whatever broke, the game stays playable without the AI
@@ -75,9 +76,14 @@ class AiClient:
             presets = json.loads(str(await _awaitable(worker.presets())))
         except ValueError:
             raise RuntimeError("the worker's list of presets is not readable") from None
-        if not isinstance(presets, list) or not presets or not all(
+        if (
+            not isinstance(presets, list)
+            or not presets
+            or not all(
                 isinstance(p, dict) and isinstance(p.get("name"), str) and isinstance(p.get("default_weights"), dict)
-                for p in presets):
+                for p in presets
+            )
+        ):
             raise RuntimeError("the worker listed no usable evaluation presets")
         return worker, presets
 
@@ -97,7 +103,7 @@ class AiClient:
         timeout = budget_s * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
         try:
             raw = await asyncio.wait_for(_awaitable(self.worker.think(json.dumps(request))), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             self.needs_restart = True
             return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}
         except Exception as exc:  # noqa: BLE001 - the worker itself failed: it is restarted before the next try

@@ -23,13 +23,13 @@ Settings persist in storage under ``"ai"`` and apply to the next decision.
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
-
-from game2048.board import to_rows
+from collections.abc import Callable
+from typing import Any
 
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.play import AI, HUMAN, Intent, PlaySession
+from game2048.board import to_rows
 
 SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
 """Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
@@ -40,8 +40,15 @@ RESCUED = ", vs 2s"
 class AiControls:
     """Binds the AI panel's DOM to the worker client and the play session."""
 
-    def __init__(self, document: Any, session: PlaySession, view: Any, client: AiClient, storage: Any,
-                 create_proxy: Callable[[Callable[..., Any]], Any]) -> None:
+    def __init__(
+        self,
+        document: Any,
+        session: PlaySession,
+        view: Any,
+        client: AiClient,
+        storage: Any,
+        create_proxy: Callable[[Callable[..., Any]], Any],
+    ) -> None:
         self.document = document
         self.session = session
         self.view = view
@@ -99,8 +106,12 @@ class AiControls:
 
     def shortcut(self, action: str) -> Callable[[], None]:
         """The handler for a keyboard shortcut name in ``SHORTCUTS``."""
-        return {"hint": self.hint, "step": self.step, "autoplay": self.toggle_autoplay,
-                "stop": lambda: self.stop_autoplay()}[action]
+        return {
+            "hint": self.hint,
+            "step": self.step,
+            "autoplay": self.toggle_autoplay,
+            "stop": lambda: self.stop_autoplay(),
+        }[action]
 
     async def connect(self, restart: bool = False) -> None:
         """Start the worker (or a new one); enable the controls, or show why the AI is unavailable."""
@@ -360,8 +371,9 @@ class AiControls:
         defaults = self.preset_defaults.get(self.settings.preset, {})
         values = self.settings.active_weights(defaults)
         self.weights_box.replaceChildren()
-        description = next((p.get("description", "") for p in self.client.presets
-                            if p["name"] == self.settings.preset), "")
+        description = next(
+            (p.get("description", "") for p in self.client.presets if p["name"] == self.settings.preset), ""
+        )
         self.preset_select.title = str(description)
         for name, default in defaults.items():
             low, high, step = slider_range(float(default))
@@ -392,8 +404,9 @@ class AiControls:
         running = self.autoplaying or self.waiting_at_win
         self.autoplay_button.textContent = "Stop" if running else "Autoplay"
         self.autoplay_button.setAttribute("aria-pressed", "true" if running else "false")
-        self.document.body.setAttribute("data-autoplay", "on" if self.autoplaying else
-                                        "waiting" if self.waiting_at_win else "off")
+        self.document.body.setAttribute(
+            "data-autoplay", "on" if self.autoplaying else "waiting" if self.waiting_at_win else "off"
+        )
 
     def _set_status(self, text: str, error: bool = False) -> None:
         self.status.textContent = text

@@ -53,7 +53,7 @@ class AiSettings:
     weights: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @classmethod
-    def from_saved(cls, data: Any, presets: dict[str, dict[str, float]] | None = None) -> "AiSettings":
+    def from_saved(cls, data: Any, presets: dict[str, dict[str, float]] | None = None) -> AiSettings:
         """Settings from their saved form, every bad value replaced by its default.
 
         ``presets`` (name -> default weights) filters preset names and weight names
@@ -74,8 +74,11 @@ class AiSettings:
             for name, values in weights.items():
                 if not isinstance(name, str) or not isinstance(values, dict):
                     continue
-                clean = {k: number for k, v in values.items()
-                         if isinstance(k, str) and (number := finite_number(v)) is not None}
+                clean = {
+                    k: number
+                    for k, v in values.items()
+                    if isinstance(k, str) and (number := finite_number(v)) is not None
+                }
                 if clean:
                     settings.weights[name] = clean
         if presets is not None:
@@ -85,15 +88,24 @@ class AiSettings:
     def restrict_to(self, presets: dict[str, dict[str, float]]) -> None:
         """Drop presets and weight names the worker does not know."""
         if self.preset not in presets:
-            self.preset = DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets \
-                else next(iter(presets))
-        self.weights = {name: {k: v for k, v in values.items() if k in presets[name]}
-                        for name, values in self.weights.items() if name in presets}
+            self.preset = (
+                DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets else next(iter(presets))
+            )
+        self.weights = {
+            name: {k: v for k, v in values.items() if k in presets[name]}
+            for name, values in self.weights.items()
+            if name in presets
+        }
         self.weights = {name: values for name, values in self.weights.items() if values}
 
     def to_saved(self) -> dict[str, Any]:
-        return {"think_ms": self.think_ms, "pause_ms": self.pause_ms, "algorithm": self.algorithm,
-                "preset": self.preset, "weights": self.weights}
+        return {
+            "think_ms": self.think_ms,
+            "pause_ms": self.pause_ms,
+            "algorithm": self.algorithm,
+            "preset": self.preset,
+            "weights": self.weights,
+        }
 
     def choose_algorithm(self, algorithm: str) -> None:
         """Switch algorithm; the preset follows to that algorithm's own default evaluation."""
@@ -114,5 +126,11 @@ class AiSettings:
 
     def request(self, rows: list[list[int]]) -> dict[str, Any]:
         """A ``think`` request for the worker (see ``py/app/ai_worker.py``)."""
-        return {"rows": rows, "think_ms": self.think_ms, "depth": None, "algorithm": self.algorithm,
-                "preset": self.preset, "weights": dict(self.weights.get(self.preset, {}))}
+        return {
+            "rows": rows,
+            "think_ms": self.think_ms,
+            "depth": None,
+            "algorithm": self.algorithm,
+            "preset": self.preset,
+            "weights": dict(self.weights.get(self.preset, {})),
+        }

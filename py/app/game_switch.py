@@ -16,8 +16,10 @@ from app.play import Intent, PlaySession
 from app.saved_games import SavedGames, describe
 from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY
 
-REPLACED = ("Another tab of this page saved a different game. Yours ({}) goes on here and is kept; "
-            "your next move saves it over the other tab's game, which is then kept too.")
+REPLACED = (
+    "Another tab of this page saved a different game. Yours ({}) goes on here and is kept; "
+    "your next move saves it over the other tab's game, which is then kept too."
+)
 TAKE_OTHER = "Play the other tab's game"
 
 

@@ -15,17 +15,26 @@ in CPython; ``InputRouter`` only attaches listeners and forwards.
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from game2048.board import Direction
 
 SWIPE_THRESHOLD_PX = 10
 
 KEY_DIRECTIONS: dict[str, Direction] = {
-    "arrowup": Direction.UP, "arrowright": Direction.RIGHT,
-    "arrowdown": Direction.DOWN, "arrowleft": Direction.LEFT,
-    "w": Direction.UP, "d": Direction.RIGHT, "s": Direction.DOWN, "a": Direction.LEFT,
-    "k": Direction.UP, "l": Direction.RIGHT, "j": Direction.DOWN, "h": Direction.LEFT,
+    "arrowup": Direction.UP,
+    "arrowright": Direction.RIGHT,
+    "arrowdown": Direction.DOWN,
+    "arrowleft": Direction.LEFT,
+    "w": Direction.UP,
+    "d": Direction.RIGHT,
+    "s": Direction.DOWN,
+    "a": Direction.LEFT,
+    "k": Direction.UP,
+    "l": Direction.RIGHT,
+    "j": Direction.DOWN,
+    "h": Direction.LEFT,
 }
 FORM_TAGS = frozenset({"INPUT", "SELECT", "TEXTAREA"})
 
@@ -49,8 +58,13 @@ def swipe_direction(dx: float, dy: float, threshold: float = SWIPE_THRESHOLD_PX)
 class InputRouter:
     """Listens on the document and the board; calls ``on_move(direction)`` and keyed actions."""
 
-    def __init__(self, document: Any, board_el: Any, on_move: Callable[[Direction], None],
-                 key_actions: dict[str, Callable[[], None]] | None = None) -> None:
+    def __init__(
+        self,
+        document: Any,
+        board_el: Any,
+        on_move: Callable[[Direction], None],
+        key_actions: dict[str, Callable[[], None]] | None = None,
+    ) -> None:
         from pyodide.ffi import create_proxy  # browser only
 
         self.on_move = on_move

@@ -16,7 +16,8 @@ PYTHON_START_MS = _window.performance.now()  # when the interpreter began runnin
 
 import asyncio  # noqa: E402
 import sys  # noqa: E402
-from typing import Any, Callable  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from typing import Any  # noqa: E402
 
 from pyodide.ffi import create_proxy  # noqa: E402
 from pyscript import document, window, workers  # noqa: E402
@@ -63,8 +64,13 @@ async def start_ai_worker(attempt: int) -> Any:
         raise RuntimeError(f"its file could not be loaded (HTTP {response.status})")
     name = "ai" if attempt == 1 else f"ai-{attempt}"
     script = document.createElement("script")
-    for key, value in {"type": "py", "worker": "", "name": name, "src": AI_WORKER_SRC,
-                       "config": AI_WORKER_CONFIG}.items():
+    for key, value in {
+        "type": "py",
+        "worker": "",
+        "name": name,
+        "src": AI_WORKER_SRC,
+        "config": AI_WORKER_CONFIG,
+    }.items():
         script.setAttribute(key, value)
     document.body.appendChild(script)
     return await workers[name]
@@ -93,8 +99,11 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         session.submit(Intent("keep_going"))
 
     controls = AiControls(document, session, view, AiClient(start_ai_worker), storage, create_proxy)
-    key_actions = {"r": restart, "b": switcher.resume_kept,
-                   **{key: controls.shortcut(action) for key, action in SHORTCUTS.items()}}
+    key_actions = {
+        "r": restart,
+        "b": switcher.resume_kept,
+        **{key: controls.shortcut(action) for key, action in SHORTCUTS.items()},
+    }
     _keep_alive.extend([controls, InputRouter(document, view.board_el, move, key_actions)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
@@ -109,8 +118,11 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         view.show_notice(" ".join(shown))
 
     python = ".".join(map(str, sys.version_info[:3]))
-    document.getElementById("runtime-line").textContent = (
-        f"This game runs in Python {python}, in this browser (PyScript + Pyodide), served from this site alone.")
+    document.getElementById(
+        "runtime-line"
+    ).textContent = (
+        f"This game runs in Python {python}, in this browser (PyScript + Pyodide), served from this site alone."
+    )
     document.getElementById("loading").hidden = True
     document.body.setAttribute("data-python-start-ms", f"{PYTHON_START_MS:.0f}")
     document.body.setAttribute("data-imported-ms", f"{IMPORTED_MS:.0f}")
@@ -128,8 +140,10 @@ def guarded_main() -> PlaySession | None:
     except Exception as exc:  # noqa: BLE001 - the last guard: never leave the player on the spinner
         reason = f"{type(exc).__name__}: {str(exc)[:120]}"
     window.console.error(f"2048: the page could not start from this browser's data: {reason}")
-    notice = (f"The page could not start from this browser's saved data ({reason}). A new game has "
-              "started; it is not saved, and what is saved is left as it was.")
+    notice = (
+        f"The page could not start from this browser's saved data ({reason}). A new game has "
+        "started; it is not saved, and what is saved is left as it was."
+    )
     try:
         return main(Storage(MemoryBackend()), "", (notice,))
     except Exception as exc:  # noqa: BLE001 - nothing left to try: say so where the spinner was

@@ -10,9 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import parse_qs
 
-from game2048.game import MAX_SEED
-
 from app.outside_data import BadData, read_int
+from game2048.game import MAX_SEED
 
 MAX_QUERY_CHARS = 8192
 """A longer query is ignored whole: no option of the page needs more."""

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
 from game2048.board import Direction
 from game2048.game import Game, MoveOutcome
@@ -42,11 +43,11 @@ class Intent:
     game: Game | None = None  # the game to play from now on, for "switch"
 
     @classmethod
-    def move(cls, direction: Direction | str, source: str = HUMAN) -> "Intent":
+    def move(cls, direction: Direction | str, source: str = HUMAN) -> Intent:
         return cls("move", Direction(direction), source)
 
     @classmethod
-    def switch(cls, game: Game) -> "Intent":
+    def switch(cls, game: Game) -> Intent:
         return cls("switch", game=game)
 
 
@@ -72,8 +73,10 @@ class Saver(Protocol):
     def take_notices(self) -> list[str]: ...
 
 
-NOT_SAVED = ("Your game could not be saved: this browser's storage is full or blocked. "
-             "It goes on in this tab; a reload would lose it.")
+NOT_SAVED = (
+    "Your game could not be saved: this browser's storage is full or blocked. "
+    "It goes on in this tab; a reload would lose it."
+)
 
 
 Listener = Callable[[str, Intent, Any], None]
@@ -82,8 +85,9 @@ Listener = Callable[[str, Intent, Any], None]
 class PlaySession:
     """Owns the current ``Game`` and the intent queue; tells listeners what happened."""
 
-    def __init__(self, game: Game, view: View, storage: Saver, new_game: Callable[[], Game],
-                 slide_seconds: float = SLIDE_SECONDS) -> None:
+    def __init__(
+        self, game: Game, view: View, storage: Saver, new_game: Callable[[], Game], slide_seconds: float = SLIDE_SECONDS
+    ) -> None:
         self.game = game
         self.view = view
         self.storage = storage

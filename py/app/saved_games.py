@@ -13,10 +13,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from game2048.game import Game, SavedStateError
-
 from app.outside_data import BadData, read_json
 from app.storage import GAME_KEY, JSON_LIMITS, KEPT_KEY, Storage
+from game2048.game import Game, SavedStateError
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
@@ -104,8 +103,9 @@ class SavedGames:
             return
         if worth_keeping(other):
             self.keep(other)
-            self.storage.notices.append(f"Another tab's game ({describe(other)}) was kept: "
-                                        "\u201cResume kept game\u201d (B) brings it back.")
+            self.storage.notices.append(
+                f"Another tab's game ({describe(other)}) was kept: \u201cResume kept game\u201d (B) brings it back."
+            )
 
     # -- other tabs ---------------------------------------------------------------------------
 
@@ -155,7 +155,8 @@ class SavedGames:
         entries = [entry] + [e for e in self.kept() if e != entry]
         for dropped in entries[MAX_KEPT:]:
             self.storage.notices.append(
-                f"The oldest kept game ({describe(parse_game(dropped))}) was dropped: at most {MAX_KEPT} are kept.")
+                f"The oldest kept game ({describe(parse_game(dropped))}) was dropped: at most {MAX_KEPT} are kept."
+            )
         self._write_kept(entries[:MAX_KEPT])
 
     def swap(self, game: Game) -> Game | None:

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from game2048.game import Game
-
 from app.page_options import PageOptions, parse_page_options
 from app.saved_games import SavedGames, describe, worth_keeping
+from game2048.game import Game
 
 FAILED_START = "Something in this browser's saved data could not be read ({}), so a new game has started."
 
@@ -42,8 +41,10 @@ def _choose(options: PageOptions, saved: SavedGames) -> Start:
     if options.seed is not None and (game is None or game.seed != options.seed):
         if game is not None and worth_keeping(game):
             saved.keep(game)
-            notices.append(f"The link started game {options.seed}. Your game in progress ({describe(game)}) "
-                           "is kept: \u201cResume kept game\u201d (B) brings it back.")
+            notices.append(
+                f"The link started game {options.seed}. Your game in progress ({describe(game)}) "
+                "is kept: \u201cResume kept game\u201d (B) brings it back."
+            )
         game = Game.new(options.seed)
     if game is None:
         game = Game.new(None)

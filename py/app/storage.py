@@ -15,7 +15,8 @@ The logic takes a small key/value backend, so it runs in CPython tests with
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Protocol, TypeVar
+from collections.abc import Callable
+from typing import Any, Protocol, TypeVar
 
 from app.outside_data import BadData, read_int, read_json
 
@@ -43,8 +44,12 @@ JSON_LIMITS: dict[str, tuple[int, int]] = {
 MAX_BEST = 10**9
 """Above any score a game can reach (about 3.9 million with a 65536 tile): a larger best is refused."""
 
-WHAT = {GAME_KEY: "Your saved game", KEPT_KEY: "Your kept games", BEST_KEY: "Your best score",
-        SETTINGS_KEY: "Your saved AI settings"}
+WHAT = {
+    GAME_KEY: "Your saved game",
+    KEPT_KEY: "Your kept games",
+    BEST_KEY: "Your best score",
+    SETTINGS_KEY: "Your saved AI settings",
+}
 
 T = TypeVar("T")
 
@@ -97,8 +102,10 @@ class Storage:
         self.backend = backend
         self.notices: list[str] = []
         if isinstance(backend, UnavailableStorage):
-            self.notices.append("This browser does not let the page keep data: your game and best score "
-                                "will be gone when you close the tab.")
+            self.notices.append(
+                "This browser does not let the page keep data: your game and best score "
+                "will be gone when you close the tab."
+            )
 
     def take_notices(self) -> list[str]:
         """What was refused or lost since the last call, for the page's notice."""
@@ -150,8 +157,11 @@ class Storage:
         """Move a refused value to its discarded key, and say so (truthfully, when the copy does not fit)."""
         self.remove(key)  # first: the copy then fits wherever the original did
         kept_as = discarded_key(key)
-        where = (f" A copy is kept in this browser's storage as {kept_as!r}." if self.set(kept_as, raw) else
-                 " It could not be kept: this browser's storage is full.")
+        where = (
+            f" A copy is kept in this browser's storage as {kept_as!r}."
+            if self.set(kept_as, raw)
+            else " It could not be kept: this browser's storage is full."
+        )
         self.notices.append(f"{WHAT.get(key, key)} could not be used ({reason}), so it was set aside.{where}")
 
     # -- best score and settings --------------------------------------------------------------

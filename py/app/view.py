@@ -17,7 +17,8 @@ text and ``data-row`` / ``data-col`` (0-based, row 0 on top); ``#board`` has
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from game2048.board import Direction
 from game2048.game import Game, MoveOutcome
@@ -161,8 +162,7 @@ class BoardView:
         self.hint_el.hidden = True
         self.hint_el.removeAttribute("data-direction")
 
-    def show_notice(self, text: str, error: bool = False,
-                    action: tuple[str, Callable[[], None]] | None = None) -> None:
+    def show_notice(self, text: str, error: bool = False, action: tuple[str, Callable[[], None]] | None = None) -> None:
         """Show ``text`` (replacing any notice), with an optional button ``(label, callback)``."""
         self.notice_text.textContent = text
         self.notice_el.className = "notice error" if error else "notice"

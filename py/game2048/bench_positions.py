@@ -4,7 +4,8 @@ The bench must measure the same work every time, so its positions are not
 regenerated on each run: they were produced once by ``generate()`` (seeded
 games played by alpha-beta at a fixed depth, which is the same on every
 machine, without the rescue search, which did not exist then) and pasted
-below.  Regenerate with ``python -m game2048.bench_positions`` only on purpose (for example after a change of rules), and say so in the
+below.  Regenerate with ``python -m game2048.bench_positions`` only on purpose
+(for example after a change of rules), and say so in the
 commit, because bench numbers before and after are then not comparable.
 
 Phases, by the game's largest tile: *early* is move 30 (a handful of small

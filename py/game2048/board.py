@@ -18,9 +18,9 @@ near it; ``from_rows`` refuses larger tiles with a clear message.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from enum import Enum
 from itertools import product
-from typing import Iterable, Sequence
 
 Board = int
 

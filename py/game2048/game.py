@@ -110,7 +110,7 @@ class Game:
     rng: random.Random = field(default_factory=random.Random, repr=False)
 
     @classmethod
-    def new(cls, seed: int | None = None) -> "Game":
+    def new(cls, seed: int | None = None) -> Game:
         """A fresh game with two starting tiles; ``seed`` makes it reproducible."""
         game = cls(seed=seed, rng=random.Random(seed))
         game.spawn()
@@ -172,7 +172,7 @@ class Game:
         }
 
     @classmethod
-    def from_position(cls, board: Board, seed: int | None = None) -> "Game":
+    def from_position(cls, board: Board, seed: int | None = None) -> Game:
         """A game in progress on ``board`` with the score and moves of a game that reached it spawning only 2s.
 
         For positions set up by hand (tests, an editor): the result passes the
@@ -182,11 +182,17 @@ class Game:
         if len(tiles) < 2:
             raise ValueError("a game in progress has at least two tiles")
         moves = sum(tiles) // 2 - 2
-        return cls(seed=seed, board=board, score=points_for(board, moves), moves=moves,
-                   won=B.max_rank(board) >= WIN_RANK, rng=random.Random(seed))
+        return cls(
+            seed=seed,
+            board=board,
+            score=points_for(board, moves),
+            moves=moves,
+            won=B.max_rank(board) >= WIN_RANK,
+            rng=random.Random(seed),
+        )
 
     @classmethod
-    def from_dict(cls, data: Any) -> "Game":
+    def from_dict(cls, data: Any) -> Game:
         """Restore a saved game; raises ``SavedStateError`` saying what is wrong with it.
 
         A saved game is accepted only if this engine could have played it: its
@@ -247,12 +253,14 @@ def _check_tiles_and_score(board: Board, score: int, moves: int) -> None:
         raise SavedStateError("the saved board has too few tiles for a game in progress")
     spawns, total = moves + 2, sum(tiles)
     if not 2 * spawns <= total <= 4 * spawns:
-        raise SavedStateError(f"the saved tiles (adding up to {total}) cannot come from {moves} moves: "
-                              f"each move adds one 2 or 4")
+        raise SavedStateError(
+            f"the saved tiles (adding up to {total}) cannot come from {moves} moves: each move adds one 2 or 4"
+        )
     expected = points_for(board, moves)
     if score != expected:
-        raise SavedStateError(f"the saved score {score} does not match its tiles and moves "
-                              f"(a game with them scores {expected})")
+        raise SavedStateError(
+            f"the saved score {score} does not match its tiles and moves (a game with them scores {expected})"
+        )
 
 
 MT_WORDS = 624
@@ -270,8 +278,12 @@ def _restore_generator(saved: Any) -> random.Random:
         version, internal, gauss = saved
     except (TypeError, ValueError):
         raise SavedStateError("the saved random generator state is damaged") from None
-    if version != 3 or not isinstance(internal, list) or len(internal) != MT_WORDS + 1 or any(
-            isinstance(word, bool) or not isinstance(word, int) for word in internal):
+    if (
+        version != 3
+        or not isinstance(internal, list)
+        or len(internal) != MT_WORDS + 1
+        or any(isinstance(word, bool) or not isinstance(word, int) for word in internal)
+    ):
         raise SavedStateError("the saved random generator state is damaged")
     words, position = internal[:MT_WORDS], internal[MT_WORDS]
     if not 0 <= position <= MT_WORDS or any(not 0 <= word < 1 << 32 for word in words):

@@ -12,7 +12,7 @@ depth counts).
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .board import DIRECTIONS, MAX_RANK, WIN_RANK, Board, Direction, max_rank, move
 from .search.alphabeta import WIN_SCORE
@@ -142,9 +142,7 @@ def _move_value(child: Board, depth: int, evaluate: Evaluator, win_possible: boo
         return WIN_SCORE + depth
     if depth == 1:
         return evaluate(child)
-    return min(
-        _player_value(placed, depth - 1, evaluate, win_possible, ranks) for placed in placements(child, ranks)
-    )
+    return min(_player_value(placed, depth - 1, evaluate, win_possible, ranks) for placed in placements(child, ranks))
 
 
 def root_values(

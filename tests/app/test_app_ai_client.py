@@ -7,9 +7,10 @@ import json
 import sys
 from pathlib import Path
 
+from app_async import run_async
+
 import app.ai_client as ai_client
 from app.ai_client import AiClient
-from app_async import run_async
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py" / "app"))
 import ai_worker  # noqa: E402  (the real worker module, run in CPython)
@@ -61,6 +62,7 @@ def _think(worker, request=None):
         client, _ = _client(worker)
         assert await client.connect()
         return await client.think(request or {"rows": ROWS, "depth": None, "think_ms": 10})
+
     return run_async(scenario)
 
 
@@ -76,10 +78,12 @@ def test_a_rejected_request_is_an_error_answer():
 
 
 def test_worker_exceptions_junk_and_bad_moves_become_messages():
-    cases = [(Broken(exc=ValueError("worker crashed")), "worker crashed"),
-             (Broken(answer="<html>"), "unreadable"),
-             (Broken(answer=json.dumps({"move": "up"})), "no 'ok'"),
-             (Broken(answer=json.dumps({"ok": True, "move": "sideways"})), "unknown move")]
+    cases = [
+        (Broken(exc=ValueError("worker crashed")), "worker crashed"),
+        (Broken(answer="<html>"), "unreadable"),
+        (Broken(answer=json.dumps({"move": "up"})), "no 'ok'"),
+        (Broken(answer=json.dumps({"ok": True, "move": "sideways"})), "unknown move"),
+    ]
     for worker, words in cases:
         answer = _think(worker)
         assert answer["ok"] is False and words in answer["error"], answer
@@ -152,8 +156,9 @@ def test_a_worker_file_that_does_not_load_is_said_plainly():
 
 def test_after_a_worker_died_a_restart_brings_a_new_one_and_the_ai_works_again():
     async def scenario():
-        client, started = _client(Broken(exc=JsException("TypeError: Cannot read properties of undefined")),
-                                  RealWorker())
+        client, started = _client(
+            Broken(exc=JsException("TypeError: Cannot read properties of undefined")), RealWorker()
+        )
         assert await client.connect()
         failed = await client.think({"rows": ROWS, "think_ms": 10})
         not_ready = client.ready

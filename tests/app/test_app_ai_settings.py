@@ -2,17 +2,34 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
-from app.ai_settings import (DEFAULT_PAUSE_MS, DEFAULT_THINK_MS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings,
-                             nearest_step, slider_range)
+from app.ai_settings import (
+    DEFAULT_PAUSE_MS,
+    DEFAULT_THINK_MS,
+    PAUSE_STEPS_MS,
+    THINK_STEPS_MS,
+    AiSettings,
+    nearest_step,
+    slider_range,
+)
 
-PRESETS = {"classic": {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0},
-           "rows": {"empty_weight": 270.0, "merges_weight": 700.0},
-           "snake": {"smoothness": 1.0, "repeats": 0.0}}
+PRESETS = {
+    "classic": {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0},
+    "rows": {"empty_weight": 270.0, "merges_weight": 700.0},
+    "snake": {"smoothness": 1.0, "repeats": 0.0},
+}
 
-junk = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(max_size=5),
-                 st.lists(st.integers(), max_size=2), st.dictionaries(st.text(max_size=3), st.integers(), max_size=2))
+junk = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(),
+    st.text(max_size=5),
+    st.lists(st.integers(), max_size=2),
+    st.dictionaries(st.text(max_size=3), st.integers(), max_size=2),
+)
 
 
 @given(st.dictionaries(st.sampled_from(["think_ms", "pause_ms", "algorithm", "preset", "weights", "x"]), junk))
@@ -47,8 +64,9 @@ def test_algorithm_switch_picks_its_default_preset_and_weights_apply_to_the_acti
 
 
 def test_unknown_presets_and_weight_names_are_dropped():
-    settings = AiSettings.from_saved({"preset": "nope", "weights": {"classic": {"empty": 3, "bogus": 1},
-                                                                     "gone": {"a": 1}}}, PRESETS)
+    settings = AiSettings.from_saved(
+        {"preset": "nope", "weights": {"classic": {"empty": 3, "bogus": 1}, "gone": {"a": 1}}}, PRESETS
+    )
     assert settings.preset == "classic" and settings.weights == {"classic": {"empty": 3.0}}
 
 
@@ -60,8 +78,9 @@ def test_slider_ranges_contain_the_default():
 
 def test_numbers_too_large_for_a_float_are_replaced_by_defaults():
     huge = 10**400
-    settings = AiSettings.from_saved({"think_ms": huge, "pause_ms": -huge,
-                                      "weights": {"classic": {"monotonicity": huge, "smoothness": 0.5}}})
+    settings = AiSettings.from_saved(
+        {"think_ms": huge, "pause_ms": -huge, "weights": {"classic": {"monotonicity": huge, "smoothness": 0.5}}}
+    )
     assert settings.think_ms == DEFAULT_THINK_MS and settings.pause_ms == DEFAULT_PAUSE_MS
     assert settings.weights == {"classic": {"smoothness": 0.5}}
 

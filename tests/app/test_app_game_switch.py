@@ -19,8 +19,7 @@ class Tab:
         self.view = FakeView()
         self.saved = SavedGames(Storage(backend))
         game = self.saved.load() or Game.new(seed)
-        self.session = PlaySession(game, self.view, self.saved, new_game=lambda: Game.new(seed),
-                                   slide_seconds=0.001)
+        self.session = PlaySession(game, self.view, self.saved, new_game=lambda: Game.new(seed), slide_seconds=0.001)
         self.saved.save(game)
         self.session.start()
         self.switcher = GameSwitcher(self.session, self.saved, self.view)

@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.inputs import SWIPE_THRESHOLD_PX, direction_for_key, swipe_direction
 from game2048.board import Direction
 
 
 def test_arrows_wasd_and_vim_keys():
-    expected = {"ArrowUp": "up", "ArrowRight": "right", "ArrowDown": "down", "ArrowLeft": "left",
-                "w": "up", "d": "right", "s": "down", "a": "left", "W": "up",
-                "k": "up", "l": "right", "j": "down", "h": "left"}
+    expected = {
+        "ArrowUp": "up",
+        "ArrowRight": "right",
+        "ArrowDown": "down",
+        "ArrowLeft": "left",
+        "w": "up",
+        "d": "right",
+        "s": "down",
+        "a": "left",
+        "W": "up",
+        "k": "up",
+        "l": "right",
+        "j": "down",
+        "h": "left",
+    }
     for key, direction in expected.items():
         assert direction_for_key(key) is Direction(direction), key
     for key in ("r", "x", "Enter", " ", "Escape", "i", "n", "p"):

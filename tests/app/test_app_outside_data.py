@@ -8,12 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.outside_data import (BadData, finite_number, nesting_depth_exceeds, read_int, read_json)
+from app.outside_data import BadData, finite_number, nesting_depth_exceeds, read_int, read_json
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(), children, max_size=4),
-    max_leaves=30)
+    max_leaves=30,
+)
 
 
 @given(st.text())
@@ -33,27 +34,31 @@ def test_json_within_the_limits_reads_back(value):
         assert "digits" in str(exc)
 
 
-@pytest.mark.parametrize("text, words", [
-    ("[" * 100_000 + "]" * 100_000, "levels deep"),
-    ('{"a":' * 30_000 + "1" + "}" * 30_000, "levels deep"),
-    ("9" * 5000, "digits"),
-    ("-" + "9" * 5000, "digits"),
-    ("1e999", "too large"),
-    ("NaN", "not a number"),
-    ("-Infinity", "not a number"),
-    ("x" * 2000, "characters long"),
-    ("{", "not readable JSON"),
-])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("[" * 100_000 + "]" * 100_000, "levels deep"),
+        ('{"a":' * 30_000 + "1" + "}" * 30_000, "levels deep"),
+        ("9" * 5000, "digits"),
+        ("-" + "9" * 5000, "digits"),
+        ("1e999", "too large"),
+        ("NaN", "not a number"),
+        ("-Infinity", "not a number"),
+        ("x" * 2000, "characters long"),
+        ("{", "not readable JSON"),
+    ],
+)
 def test_hostile_json_is_refused_with_a_reason(text, words):
     with pytest.raises(BadData, match=words):
-        read_json(text, max_chars=1_000_000, max_depth=16) if words != "characters long" else \
-            read_json(text, max_chars=1000, max_depth=16)
+        read_json(text, max_chars=1_000_000, max_depth=16) if words != "characters long" else read_json(
+            text, max_chars=1000, max_depth=16
+        )
 
 
 def test_brackets_inside_strings_do_not_count_as_nesting():
-    text = json.dumps(["[[[[[[[[[[{{{{{{", {"a": "\\\"[[[["}])
+    text = json.dumps(["[[[[[[[[[[{{{{{{", {"a": '\\"[[[['}])
     assert not nesting_depth_exceeds(text, 3)
-    assert read_json(text, 1000, 3) == ["[[[[[[[[[[{{{{{{", {"a": "\\\"[[[["}]
+    assert read_json(text, 1000, 3) == ["[[[[[[[[[[{{{{{{", {"a": '\\"[[[['}]
     assert nesting_depth_exceeds("[[[[1]]]]", 3) and not nesting_depth_exceeds("[[[1]]]", 3)
 
 

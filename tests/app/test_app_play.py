@@ -5,8 +5,7 @@ from __future__ import annotations
 from app_async import run_async
 from fakes import FakeView
 
-from app.play import AI, HUMAN, Intent, PlaySession
-from app.play import NOT_SAVED
+from app.play import AI, HUMAN, NOT_SAVED, Intent, PlaySession
 from app.saved_games import SavedGames
 from app.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage
 from game2048.board import from_rows, to_rows
@@ -140,8 +139,9 @@ def test_listeners_hear_moves_with_their_source():
 
     async def scenario():
         session, _, _ = _session(Game.new(6))
-        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.source))
-                                 if event != "submitted" else None)
+        session.listeners.append(
+            lambda event, intent, _p: heard.append((event, intent.source)) if event != "submitted" else None
+        )
         session.submit(Intent.move("left", source=AI))
         session.submit(Intent.move("right"))
         session.submit(Intent("restart"))

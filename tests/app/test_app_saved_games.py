@@ -36,8 +36,12 @@ def test_nothing_saved_is_no_game_and_no_notice():
 
 def test_unreadable_and_impossible_saves_are_discarded_with_the_reason():
     odd = Game.new(1).to_dict() | {"score": 3}
-    for raw, words in (("{not json", "not readable JSON"), (json.dumps([1, 2]), "not an object"),
-                       (json.dumps(odd), "odd"), ("[" * 50_000, "levels deep")):
+    for raw, words in (
+        ("{not json", "not readable JSON"),
+        (json.dumps([1, 2]), "not an object"),
+        (json.dumps(odd), "odd"),
+        ("[" * 50_000, "levels deep"),
+    ):
         backend = MemoryBackend()
         backend.setItem(GAME_KEY, raw)
         saved = _saved(backend)

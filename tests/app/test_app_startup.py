@@ -21,7 +21,8 @@ KEYS = (GAME_KEY, KEPT_KEY, BEST_KEY, SETTINGS_KEY)
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
-    max_leaves=40)
+    max_leaves=40,
+)
 
 
 def _saved_game_like() -> st.SearchStrategy[dict]:

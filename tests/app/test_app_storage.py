@@ -3,8 +3,16 @@
 from __future__ import annotations
 
 from app.outside_data import BadData, read_int
-from app.storage import (BEST_KEY, DISCARDED_KEY, GAME_KEY, SETTINGS_KEY, MemoryBackend, Storage,
-                         UnavailableStorage, discarded_key)
+from app.storage import (
+    BEST_KEY,
+    DISCARDED_KEY,
+    GAME_KEY,
+    SETTINGS_KEY,
+    MemoryBackend,
+    Storage,
+    UnavailableStorage,
+    discarded_key,
+)
 
 
 def _with(key: str, raw: str, backend: MemoryBackend | None = None) -> Storage:
@@ -42,8 +50,15 @@ def test_saving_a_best_score_keeps_a_higher_one_saved_by_another_tab():
 
 
 def test_settings_tolerate_junk_and_set_it_aside():
-    for raw in ("[1]", "{not json", "[" * 50_000, '{"ai": {"think_ms": ' + "9" * 400 + "}}", "x" * 20_000,
-                '{"ai": NaN}', '{"ai": 1e999}'):
+    for raw in (
+        "[1]",
+        "{not json",
+        "[" * 50_000,
+        '{"ai": {"think_ms": ' + "9" * 400 + "}}",
+        "x" * 20_000,
+        '{"ai": NaN}',
+        '{"ai": 1e999}',
+    ):
         storage = _with(SETTINGS_KEY, raw)
         assert storage.settings() == {}, raw[:40]
         assert storage.get(discarded_key(SETTINGS_KEY)) == raw and len(storage.take_notices()) == 1

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import pytest
 
@@ -103,9 +104,9 @@ class PageRun:
         """Put items into the origin's localStorage before the game page first loads (not on reloads)."""
         self.context.add_init_script(
             script="(items => { if (sessionStorage.getItem('test:seeded')) return;"
-                   " sessionStorage.setItem('test:seeded', '1');"
-                   " for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); })("
-                   + json.dumps(items) + ")")
+            " sessionStorage.setItem('test:seeded', '1');"
+            " for (const [k, v] of Object.entries(items)) localStorage.setItem(k, v); })(" + json.dumps(items) + ")"
+        )
 
 
 @pytest.fixture
@@ -113,8 +114,12 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., PageRun]]
     """Factory: ``open_page(query="", storage=None, prepare=None, **context_options)`` -> a ready ``PageRun``."""
     contexts: list[Any] = []
 
-    def _open(query: str = "", storage: dict[str, str] | None = None, prepare: Callable[[Any], None] | None = None,
-              **context_kw: Any) -> PageRun:
+    def _open(
+        query: str = "",
+        storage: dict[str, str] | None = None,
+        prepare: Callable[[Any], None] | None = None,
+        **context_kw: Any,
+    ) -> PageRun:
         context_kw.setdefault("viewport", {"width": 900, "height": 1000})
         context = browser.new_context(**context_kw)
         contexts.append(context)

@@ -7,7 +7,8 @@ must agree with it tile for tile.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from game2048.board import to_rows
 from game2048.game import Game
@@ -24,8 +25,8 @@ def read_board(page: Any) -> list[list[int]]:
     """The board as shown: 4 rows of tile values from the settled ``.tile`` elements (one per cell)."""
     wait_settled(page)
     tiles = page.eval_on_selector_all(
-        "#board .tile",
-        "els => els.map(e => [e.textContent.trim(), e.dataset.row, e.dataset.col])")
+        "#board .tile", "els => els.map(e => [e.textContent.trim(), e.dataset.row, e.dataset.col])"
+    )
     rows = [[0] * 4 for _ in range(4)]
     for text, row, col in tiles:
         r, c = int(row), int(col)
@@ -78,5 +79,5 @@ def decisions(page: Any) -> int:
 
 def wait_decisions(page: Any, at_least: int, timeout_ms: int = 30_000) -> None:
     page.wait_for_function(
-        "n => Number(document.getElementById('ai-readout').dataset.decisions) >= n", arg=at_least,
-        timeout=timeout_ms)
+        "n => Number(document.getElementById('ai-readout').dataset.decisions) >= n", arg=at_least, timeout=timeout_ms
+    )

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from pagekit import (decisions, engine_rows, read_board, replay, wait_ai_ready, wait_decisions,
-                     wait_settled)
+from pagekit import decisions, engine_rows, read_board, replay, wait_ai_ready, wait_decisions, wait_settled
+
 from game2048 import board as B
 from game2048.board import to_rows
 from game2048.game import Game

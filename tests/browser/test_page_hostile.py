@@ -10,12 +10,11 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from pagekit import engine_rows, read_best, read_board, read_score, replay, wait_ai_ready, wait_settled
+
 from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY
 from game2048 import board as B
 from game2048.game import Game
-
 
 
 def _tiles(page) -> int:
@@ -56,10 +55,20 @@ def _zero_generator() -> str:
 
 
 HOSTILE = {
-    "deep JSON in every key": ({GAME_KEY: "[" * 20_000 + "]" * 20_000, SETTINGS_KEY: "{\"a\":" * 5000 + "1" + "}" * 5000,
-                                KEPT_KEY: "[" * 20_000}, "", "levels deep"),
-    "a think time of 400 digits": ({SETTINGS_KEY: '{"ai": {"think_ms": ' + "9" * 400 + ', "pause_ms": 1e999}}'},
-                                   "", "AI settings"),
+    "deep JSON in every key": (
+        {
+            GAME_KEY: "[" * 20_000 + "]" * 20_000,
+            SETTINGS_KEY: '{"a":' * 5000 + "1" + "}" * 5000,
+            KEPT_KEY: "[" * 20_000,
+        },
+        "",
+        "levels deep",
+    ),
+    "a think time of 400 digits": (
+        {SETTINGS_KEY: '{"ai": {"think_ms": ' + "9" * 400 + ', "pause_ms": 1e999}}'},
+        "",
+        "AI settings",
+    ),
     "a seed of 5000 digits": ({}, "seed=" + "7" * 5000, "seed"),
     "a win with no 2048": ({GAME_KEY: _won_without_2048()}, "", "no tile reached 2048"),
     "a score beyond the tiles": ({GAME_KEY: _score_beyond_the_tiles(), BEST_KEY: "100"}, "", "does not match"),
@@ -82,14 +91,19 @@ def test_hostile_storage_or_url_gives_a_playable_page_that_says_what_it_set_asid
 
 
 def test_the_game_starts_without_the_ai_workers_file_and_says_why_the_ai_does_not(open_page):
-    run = open_page("seed=3", prepare=lambda context: context.route(
-        "**/ai_worker.py", lambda route: route.fulfill(status=404, body="missing")))
+    run = open_page(
+        "seed=3",
+        prepare=lambda context: context.route(
+            "**/ai_worker.py", lambda route: route.fulfill(status=404, body="missing")
+        ),
+    )
     page = run.page
     assert read_board(page) == engine_rows(3)
     page.keyboard.press("ArrowLeft")
     assert read_board(page) == engine_rows(3, ["left"])
-    page.wait_for_function("document.getElementById('ai-status').textContent.includes('could not start')",
-                           timeout=30_000)
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.includes('could not start')", timeout=30_000
+    )
     status = page.text_content("#ai-status")
     assert "HTTP 404" in status and "game still works" in status
     assert "apply" not in status and "JsException" not in status
@@ -148,8 +162,9 @@ def test_two_tabs_keep_the_higher_best_and_neither_game(open_page):
     wait_settled(first)
     high = read_score(first)
     assert high > 0
-    second.wait_for_function("n => Number(document.getElementById('best').textContent) === n", arg=high,
-                             timeout=10_000)  # the other tab's best shows at once
+    second.wait_for_function(
+        "n => Number(document.getElementById('best').textContent) === n", arg=high, timeout=10_000
+    )  # the other tab's best shows at once
     second.keyboard.press("r")
     second.keyboard.press("ArrowUp")
     wait_settled(second)
@@ -170,14 +185,14 @@ def test_two_tabs_keep_the_higher_best_and_neither_game(open_page):
 def test_ai_step_on_the_win_overlay_says_why_and_ai_keys_during_a_think_are_answered(open_page):
     near_win = [[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]]
     game = Game.from_position(B.from_rows(near_win), seed=21)
-    run = open_page(storage={GAME_KEY: json.dumps(game.to_dict()),
-                             SETTINGS_KEY: json.dumps({"ai": {"think_ms": 1000}})})
+    run = open_page(
+        storage={GAME_KEY: json.dumps(game.to_dict()), SETTINGS_KEY: json.dumps({"ai": {"think_ms": 1000}})}
+    )
     page = run.page
     wait_ai_ready(page)
     page.keyboard.press("i")
     page.keyboard.press("i")  # during the first one's second of thought
-    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 2",
-                           timeout=30_000)
+    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 2", timeout=30_000)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#win-overlay", state="visible")
     page.keyboard.press("n")
@@ -198,13 +213,10 @@ def test_a_worker_that_dies_is_restarted_and_a_hint_asked_meanwhile_is_answered(
     wait_ai_ready(page)
     page.evaluate("document.querySelector('script[name=ai]').xworker.terminate()")  # the worker dies
     page.keyboard.press("i")
-    page.wait_for_function("document.getElementById('ai-status').textContent.includes('restarting')",
-                           timeout=20_000)
+    page.wait_for_function("document.getElementById('ai-status').textContent.includes('restarting')", timeout=20_000)
     assert "did not answer" in _notice(page) and "your game is kept" in _notice(page).lower()
     page.keyboard.press("i")  # asked while the new worker starts: answered once it is up
-    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 1",
-                           timeout=60_000)
+    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 1", timeout=60_000)
     assert page.is_visible("#hint-arrow") and "restarted" in _notice(page)
     page.click("#ai-step")
-    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 2",
-                           timeout=30_000)
+    page.wait_for_function("Number(document.getElementById('ai-readout').dataset.decisions) >= 2", timeout=30_000)

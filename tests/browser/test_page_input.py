@@ -3,15 +3,27 @@
 from __future__ import annotations
 
 from pagekit import center_of, engine_rows, read_board, read_score, replay
+
 from game2048.game import Game
 
 
 def test_arrow_wasd_and_vim_keys_move_like_the_engine(open_page):
     run = open_page("seed=7")
     page = run.page
-    keys = {"ArrowLeft": "left", "ArrowUp": "up", "d": "right", "s": "down",
-            "h": "left", "k": "up", "l": "right", "j": "down", "a": "left", "w": "up", "ArrowDown": "down",
-            "ArrowRight": "right"}
+    keys = {
+        "ArrowLeft": "left",
+        "ArrowUp": "up",
+        "d": "right",
+        "s": "down",
+        "h": "left",
+        "k": "up",
+        "l": "right",
+        "j": "down",
+        "a": "left",
+        "w": "up",
+        "ArrowDown": "down",
+        "ArrowRight": "right",
+    }
     played: list[str] = []
     for key, direction in keys.items():
         page.keyboard.press(key)
@@ -36,8 +48,10 @@ def _touch_swipe(page, dx: float, dy: float) -> None:
     cdp = page.context.new_cdp_session(page)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for step in range(1, 6):
-        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove",
-                                              "touchPoints": [{"x": x + dx * step / 5, "y": y + dy * step / 5}]})
+        cdp.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchMove", "touchPoints": [{"x": x + dx * step / 5, "y": y + dy * step / 5}]},
+        )
     cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
     cdp.detach()
 
@@ -84,9 +98,11 @@ def test_key_mashing_during_animation_ends_in_the_engine_state(open_page):
     burst = ["left", "up", "right", "down", "left", "left", "up", "down", "right", "up"] * 4
     # Forty keydowns in one JavaScript turn: all land while the first slide is still running.
     names = {"left": "ArrowLeft", "up": "ArrowUp", "right": "ArrowRight", "down": "ArrowDown"}
-    page.evaluate("keys => keys.forEach(key => document.dispatchEvent("
-                  "new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true})))",
-                  [names[d] for d in burst])
+    page.evaluate(
+        "keys => keys.forEach(key => document.dispatchEvent("
+        "new KeyboardEvent('keydown', {key, bubbles: true, cancelable: true})))",
+        [names[d] for d in burst],
+    )
     assert page.get_attribute("#board", "data-settled") == "false"
     # And a few real key presses that arrive while the queue is still draining.
     for key in ("a", "s", "d"):

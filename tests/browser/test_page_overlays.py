@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from pagekit import read_board, read_score, replay, wait_settled
+
 from game2048.board import from_rows, to_rows
 from game2048.game import Game
 

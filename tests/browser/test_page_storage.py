@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from pagekit import engine_rows, read_best, read_board, read_score, replay
+
 from game2048.board import to_rows
 from game2048.game import Game
 

@@ -26,7 +26,7 @@ few shifts.
 from __future__ import annotations
 
 import math
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ..board import ROW_MASK, Board, line_ranks, spread_tables
 

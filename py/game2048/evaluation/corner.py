@@ -34,9 +34,9 @@ halves, and cached per weight set.
 from __future__ import annotations
 
 from array import array
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
-from ..board import Board, line_ranks, reverse_line, spread_tables
+from ..board import Board, reverse_line, spread_tables
 
 MATRICES: dict[str, tuple[tuple[int, ...], ...]] = {
     "row_snake": ((0, 1, 2, 3), (7, 6, 5, 4), (8, 9, 10, 11), (15, 14, 13, 12)),
@@ -119,7 +119,10 @@ def _reversal() -> list[int]:
 def features(board: Board, weights: Mapping[str, float] | None = None) -> dict[str, float]:
     """Each matrix's best score over the 8 images, unscaled (for tests and the lab's readouts)."""
     w = {**DEFAULT_WEIGHTS, **(weights or {})}
-    return {name: reference_score(board, {**{n: 0.0 for n in MATRICES}, name: 1.0, "decay": w["decay"]}) for name in MATRICES}
+    return {
+        name: reference_score(board, {**{n: 0.0 for n in MATRICES}, name: 1.0, "decay": w["decay"]})
+        for name in MATRICES
+    }
 
 
 def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Board], float]:

@@ -8,8 +8,8 @@ weights it is given override its defaults key by key.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Callable, Mapping
 
 from ..board import Board
 from . import classic
@@ -30,7 +30,9 @@ class Preset:
         """The evaluator with ``weights`` over the defaults; unknown weight names are refused."""
         unknown = set(weights or {}) - set(self.default_weights)
         if unknown:
-            raise ValueError(f"preset {self.name!r} has no weight(s) {sorted(unknown)}; it has {list(self.default_weights)}")
+            raise ValueError(
+                f"preset {self.name!r} has no weight(s) {sorted(unknown)}; it has {list(self.default_weights)}"
+            )
         return self.factory({**self.default_weights, **(weights or {})})
 
 

@@ -24,7 +24,7 @@ in CPython, lazily) and kept in a small cache keyed by the weights tuple.
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ..board import Board, line_ranks
 
@@ -66,7 +66,9 @@ def empty_and_merges(ranks: tuple[int, int, int, int]) -> tuple[int, int]:
     return empty, merges
 
 
-def line_features(ranks: tuple[int, int, int, int], monotonicity_power: float = 4.0, sum_power: float = 3.5) -> dict[str, float]:
+def line_features(
+    ranks: tuple[int, int, int, int], monotonicity_power: float = 4.0, sum_power: float = 3.5
+) -> dict[str, float]:
     """The four raw features of one line (each ≥ 0; the evaluation adds or subtracts them)."""
     empty, merges = empty_and_merges(ranks)
     left = right = 0.0

@@ -17,7 +17,7 @@ smoothness is minus its first rank.  Each row's features come from per-key table
 
 from __future__ import annotations
 
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from ..board import Board, line_ranks, reverse_line
 

@@ -14,8 +14,8 @@ tree is no yardstick.
 from __future__ import annotations
 
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..board import Board, max_rank
 from ..game import Game
@@ -46,9 +46,7 @@ class Searcher:
         return budget + (", reductions" if self.reductions else "")
 
     def move(self, board: Board) -> tuple[str, int]:
-        result = best_move(
-            board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions, rescue=False
-        )
+        result = best_move(board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions, rescue=False)
         return (result.move.value if result.move else ""), result.depth
 
 

@@ -7,8 +7,9 @@ with a fixed generator so the same games draw the same picture.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any
 
 import matplotlib
 
@@ -75,10 +76,17 @@ def score_distribution(groups: Mapping[str, Sequence[float]], path: Path, title:
 
 
 def table_and_reach_chart(
-    header: Sequence[str], rows: Sequence[Sequence[str]], labels: Sequence[str], summaries: Sequence[Mapping[str, Any]], path: Path, title: str
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    labels: Sequence[str],
+    summaries: Sequence[Mapping[str, Any]],
+    path: Path,
+    title: str,
 ) -> Path:
     """The comparison table (left) beside grouped bars of the share reaching each tile (right)."""
-    fig, (ax_table, ax_chart) = plt.subplots(1, 2, figsize=(16, 1.8 + 0.5 * len(rows)), gridspec_kw={"width_ratios": [3, 2]})
+    fig, (ax_table, ax_chart) = plt.subplots(
+        1, 2, figsize=(16, 1.8 + 0.5 * len(rows)), gridspec_kw={"width_ratios": [3, 2]}
+    )
     ax_table.axis("off")
     table = ax_table.table(cellText=[list(r) for r in rows], colLabels=list(header), loc="center", cellLoc="center")
     table.auto_set_font_size(False)

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..search import ALGORITHMS
 from .agreement import Searcher, measure
@@ -35,7 +35,7 @@ from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, t
 
 
 def _seed_options(parser: argparse.ArgumentParser, games: int = 10, seed_start: int = 1, why: str = "") -> None:
-    """``--games``, ``--seed-start``, ``--seeds``: every command that plays seeded games reads them (``parse_seeds``)."""
+    """``--games``, ``--seed-start``, ``--seeds``: read by every command that plays seeded games (``parse_seeds``)."""
     seeds = parser.add_argument_group("games")
     seeds.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
     seeds.add_argument("--seed-start", type=int, default=seed_start, help=f"first seed (default {seed_start}{why})")
@@ -43,7 +43,9 @@ def _seed_options(parser: argparse.ArgumentParser, games: int = 10, seed_start: 
 
 
 def _jobs_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)")
+    parser.add_argument(
+        "--jobs", type=int, default=default_jobs(), help=f"processes (default: all {default_jobs()} cores)"
+    )
 
 
 def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
@@ -55,13 +57,20 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
     timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
-    parser.add_argument("--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)")
     parser.add_argument(
-        "--reductions", action="store_true",
+        "--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)"
+    )
+    parser.add_argument(
+        "--reductions",
+        action="store_true",
         help="alpha-beta with late-move reductions: deeper, not stronger (see docs/results.md)",
     )
     parser.add_argument(
-        "--no-rescue", dest="rescue", action="store_const", const=False, default=None,
+        "--no-rescue",
+        dest="rescue",
+        action="store_const",
+        const=False,
+        default=None,
         help="alpha-beta without the rescue search (which, once a loss is proven, plays against 2s only)",
     )
     _jobs_option(parser)
@@ -69,19 +78,26 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m game2048.lab", description="Seeded 2048 games played by the AI, measured.")
+    parser = argparse.ArgumentParser(
+        prog="python -m game2048.lab", description="Seeded 2048 games played by the AI, measured."
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="play N seeded games with one configuration and summarise them")
     _common(run)
     run.add_argument("--out", type=Path, help="write one JSON line per game here, each as soon as it ends")
-    run.add_argument("--resume", action="store_true", help="keep the games --out already holds and play only the others")
+    run.add_argument(
+        "--resume", action="store_true", help="keep the games --out already holds and play only the others"
+    )
     feat = sub.add_parser("features", help="each feature of a preset alone as the evaluation, then the full preset")
     _common(feat)
     feat.add_argument("--report", type=Path, required=True, help="folder for report.md, charts and games.jsonl")
     comp = sub.add_parser("compare", help="two or more configurations over the same seeds")
     _common(comp, config=False)
     comp.add_argument(
-        "--config", action="append", required=True, metavar="ALGORITHM[:PRESET[:WEIGHTS]]",
+        "--config",
+        action="append",
+        required=True,
+        metavar="ALGORITHM[:PRESET[:WEIGHTS]]",
         help="e.g. alphabeta:classic or expectimax:rows:sum_weight=12 (repeat, at least twice)",
     )
     comp.add_argument("--report", type=Path, help="folder for report.md, the table+chart PNG and games.jsonl")
@@ -89,8 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
         "agreement", help="how often alpha-beta picks the move of a deeper exact search, on positions from seeded games"
     )
     _seed_options(agree, games=3, seed_start=2001, why=": not a run's seeds")
-    agree.add_argument("--reference-depth", type=int, default=10, help="depth of the exact reference search (default 10)")
-    agree.add_argument("--think-ms", type=float, default=100.0, help="think time of the searches compared (default 100)")
+    agree.add_argument(
+        "--reference-depth", type=int, default=10, help="depth of the exact reference search (default 10)"
+    )
+    agree.add_argument(
+        "--think-ms", type=float, default=100.0, help="think time of the searches compared (default 100)"
+    )
     agree.add_argument("--depths", default="8,9", help="fixed depths of the exact search, for the slope (default 8,9)")
     _jobs_option(agree)
     summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
@@ -144,9 +164,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"games written to {args.out}")
         elif args.command == "features":
             config = _config(args)
-            print(f"single features of {config.preset_name} with {config.algorithm}; {_describe(seeds, args.jobs)} per evaluation", flush=True)
+            print(
+                f"single features of {config.preset_name} with {config.algorithm}; "
+                f"{_describe(seeds, args.jobs)} per evaluation",
+                flush=True,
+            )
             summaries = run_features(config, seeds, args.report, args.jobs, progress)
-            rows = [[label, f"{s['log2_max_tile_mean']:.2f}", f"{s['max_tile_median']:g}", f"{100 * s['reached']['2048']:.0f}%", f"{s['score_p50']:.0f}"] for label, s in summaries]
+            rows = [
+                [
+                    label,
+                    f"{s['log2_max_tile_mean']:.2f}",
+                    f"{s['max_tile_median']:g}",
+                    f"{100 * s['reached']['2048']:.0f}%",
+                    f"{s['score_p50']:.0f}",
+                ]
+                for label, s in summaries
+            ]
             print(text_table(("evaluation", "log2 max mean", "max tile median", "2048", "score p50"), rows))
             print(f"report written to {args.report / 'report.md'}")
         else:
@@ -169,7 +202,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, out: Path | None, resume: bool) -> list[dict]:
+def _run(
+    config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, out: Path | None, resume: bool
+) -> list[dict]:
     """Play the seeds ``out`` does not hold yet (all of them without ``resume``), saving each game as it ends."""
     if resume and out is None:
         raise ConfigError("--resume needs --out, the file whose games it keeps")
@@ -179,11 +214,19 @@ def _run(config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, ou
         print(f"{len(done)} of {_games(len(seeds))} read back from {out}; playing the other {len(to_play)}", flush=True)
     sink = RecordFile(out, keep=[*others, *done.values()]) if out is not None else None
     try:
-        played = play_games(to_play, config, jobs=jobs, progress=progress, on_record=sink.add if sink else None) if to_play else []
+        played = (
+            play_games(to_play, config, jobs=jobs, progress=progress, on_record=sink.add if sink else None)
+            if to_play
+            else []
+        )
     except BaseException:  # an interrupt or a failed game: what finished is on disk, say how to go on
         if sink is not None:
             sink.close()
-            print(f"\n{_games(len(sink.records))} finished: they are in {out}; the same command with --resume plays the rest", file=sys.stderr)
+            print(
+                f"\n{_games(len(sink.records))} finished: they are in {out}; "
+                "the same command with --resume plays the rest",
+                file=sys.stderr,
+            )
         raise
     if sink is not None:
         sink.finish()

@@ -6,8 +6,9 @@ fails in a second with the list of known names instead of after an hour.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from ..board import from_rows, rank_of
 from ..evaluation import classic, corner, presets, rows, snake
@@ -70,7 +71,7 @@ class PlayConfig:
             data["think_ms"] = None  # a fixed-depth search has no time limit
         return data
 
-    def check(self) -> "PlayConfig":
+    def check(self) -> PlayConfig:
         """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once."""
         if self.algorithm not in ALGORITHMS:
             raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {list(ALGORITHMS)}")
@@ -88,7 +89,9 @@ class PlayConfig:
             except ValueError:
                 rank = 0
             if rank < 2:
-                raise ConfigError(f"stop tile must be 0 (play to the end) or a tile value from 4 up, got {self.stop_tile}")
+                raise ConfigError(
+                    f"stop tile must be 0 (play to the end) or a tile value from 4 up, got {self.stop_tile}"
+                )
         try:
             presets.get(self.preset_name).make(self.weights)
         except ValueError as exc:

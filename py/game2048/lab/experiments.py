@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..evaluation import presets
 from . import charts
@@ -54,7 +55,9 @@ def _command_line() -> str:
     return "python -m game2048.lab " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
-def run_features(base: PlayConfig, seeds: Sequence[int], folder: Path, jobs: int | None, progress: bool = True) -> list[tuple[str, dict[str, Any]]]:
+def run_features(
+    base: PlayConfig, seeds: Sequence[int], folder: Path, jobs: int | None, progress: bool = True
+) -> list[tuple[str, dict[str, Any]]]:
     """Play the single-feature experiment and write ``report.md``, two PNGs and ``games.jsonl`` into ``folder``."""
     folder.mkdir(parents=True, exist_ok=True)
     configs = feature_configs(base)
@@ -69,16 +72,39 @@ def run_features(base: PlayConfig, seeds: Sequence[int], folder: Path, jobs: int
         f"{base.algorithm}, preset {base.preset_name}: max tile per game, each feature alone",
     )
     score_png = charts.score_distribution(
-        {label: [r["score"] for r in records] for label, _, records in results}, folder / "score.png", "final score per game"
+        {label: [r["score"] for r in records] for label, _, records in results},
+        folder / "score.png",
+        "final score per game",
     )
     _write_jsonl(folder / "games.jsonl", [(label, records) for label, _, records in results])
-    header = ("evaluation", "weights", "games", "log2 max tile mean", "max tile median", "≥ 512", "≥ 1024", "≥ 2048", "score p50")
+    header = (
+        "evaluation",
+        "weights",
+        "games",
+        "log2 max tile mean",
+        "max tile median",
+        "≥ 512",
+        "≥ 1024",
+        "≥ 2048",
+        "score p50",
+    )
     rows = []
     for (label, config, records), (_, s) in zip(results, summaries):
         tiles = [r["max_tile"] for r in records]
-        share = lambda t: f"{100 * sum(x >= t for x in tiles) / len(tiles):.0f}%"  # noqa: E731
         weights = ", ".join(f"{k}={v:g}" for k, v in config.weights.items()) or "defaults"
-        rows.append([label, weights, str(s["games"]), f"{s['log2_max_tile_mean']:.2f}", f"{s['max_tile_median']:g}", share(512), share(1024), share(2048), f"{s['score_p50']:.0f}"])
+        rows.append(
+            [
+                label,
+                weights,
+                str(s["games"]),
+                f"{s['log2_max_tile_mean']:.2f}",
+                f"{s['max_tile_median']:g}",
+                _share(tiles, 512),
+                _share(tiles, 1024),
+                _share(tiles, 2048),
+                f"{s['score_p50']:.0f}",
+            ]
+        )
     timing = f"depth {base.depth}" if base.depth is not None else f"{base.think_ms:g} ms per move"
     stop = f"stop at {base.stop_tile}" if base.stop_tile else "played to the end"
     text = "\n".join(
@@ -104,7 +130,9 @@ def run_features(base: PlayConfig, seeds: Sequence[int], folder: Path, jobs: int
     return summaries
 
 
-def run_compare(configs: Sequence[PlayConfig], seeds: Sequence[int], folder: Path | None, jobs: int | None, progress: bool = True) -> tuple[list[str], list[dict[str, Any]], list[list[str]]]:
+def run_compare(
+    configs: Sequence[PlayConfig], seeds: Sequence[int], folder: Path | None, jobs: int | None, progress: bool = True
+) -> tuple[list[str], list[dict[str, Any]], list[list[str]]]:
     """Play every configuration over the same seeds; with ``folder``, write the report and chart there."""
     labels = [c.label() for c in configs]
     if len(set(labels)) != len(labels):
@@ -114,9 +142,18 @@ def run_compare(configs: Sequence[PlayConfig], seeds: Sequence[int], folder: Pat
     rows = compare_rows(labels, summaries)
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
-        png = charts.table_and_reach_chart(COMPARE_COLUMNS, rows, labels, summaries, folder / "compare.png", f"{len(seeds)} seeded games per configuration")
+        png = charts.table_and_reach_chart(
+            COMPARE_COLUMNS,
+            rows,
+            labels,
+            summaries,
+            folder / "compare.png",
+            f"{len(seeds)} seeded games per configuration",
+        )
         tiles_png = charts.max_tile_distribution(
-            {label: [r["max_tile"] for r in records] for label, records in zip(labels, all_records)}, folder / "max_tile.png", "max tile per game"
+            {label: [r["max_tile"] for r in records] for label, records in zip(labels, all_records)},
+            folder / "max_tile.png",
+            "max tile per game",
         )
         _write_jsonl(folder / "games.jsonl", list(zip(labels, all_records)))
         text = "\n".join(
@@ -137,3 +174,8 @@ def run_compare(configs: Sequence[PlayConfig], seeds: Sequence[int], folder: Pat
         )
         (folder / "report.md").write_text(text)
     return labels, summaries, rows
+
+
+def _share(tiles: list[int], tile: int) -> str:
+    """The percentage of games whose largest tile reached ``tile``."""
+    return f"{100 * sum(x >= tile for x in tiles) / len(tiles):.0f}%"

@@ -21,7 +21,8 @@ import multiprocessing
 import os
 import queue as queue_module
 import time
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -113,7 +114,7 @@ def _play_in_worker(seed: int, config: PlayConfig) -> Record:
 
 
 def pool_context() -> Any:
-    """Forked workers where the platform can fork: they inherit the tables the parent built, instead of building their own."""
+    """Forked workers where the platform can fork: they inherit the tables the parent built instead of building them."""
     return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
 
 

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from .config import ConfigError, PlayConfig
 
@@ -115,7 +116,8 @@ def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dic
         if config_key(record) != key:
             found = {field: record.get(field) for field in CONFIG_FIELDS}
             raise ConfigError(
-                f"{path} holds games of another configuration ({found}); resume with that configuration or give another --out"
+                f"{path} holds games of another configuration ({found}); "
+                "resume with that configuration or give another --out"
             )
         if record["seed"] in wanted:
             done[record["seed"]] = record

@@ -10,7 +10,8 @@ every move of every game.
 from __future__ import annotations
 
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from rich import box
@@ -46,7 +47,9 @@ def summarize(records: Sequence[Record]) -> dict[str, Any]:
         "think_ms_p50": float(np.percentile(think, 50)),
         "think_ms_p99": float(np.percentile(think, 99)),
         "think_ms_max": float(think.max()),
-        "nodes_per_second": float(sum(r["nodes"] for r in records) / (think.sum() / 1000.0)) if think.sum() > 0 else 0.0,
+        "nodes_per_second": float(sum(r["nodes"] for r in records) / (think.sum() / 1000.0))
+        if think.sum() > 0
+        else 0.0,
         "depth_median": float(np.median(depths)),
         "depth_p10": float(np.percentile(depths, 10)),
     }
@@ -81,7 +84,21 @@ def format_games(records: Sequence[Record]) -> str:
     return text_table(("seed", "max tile", "score", "moves"), rows, labels=0)
 
 
-COMPARE_COLUMNS = ("config", "games", "512", "1024", "2048", "4096", "8192", "16384", "score p50", "max tile median", "depth median", "think p99 ms", "moves/s")
+COMPARE_COLUMNS = (
+    "config",
+    "games",
+    "512",
+    "1024",
+    "2048",
+    "4096",
+    "8192",
+    "16384",
+    "score p50",
+    "max tile median",
+    "depth median",
+    "think p99 ms",
+    "moves/s",
+)
 
 
 def compare_rows(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> list[list[str]]:
@@ -91,7 +108,13 @@ def compare_rows(labels: Sequence[str], summaries: Sequence[dict[str, Any]]) -> 
         rows.append(
             [label, str(s["games"])]
             + [_pct(s["reached"][str(t)]) for t in REACH_TILES]
-            + [f"{s['score_p50']:.0f}", f"{s['max_tile_median']:g}", f"{s['depth_median']:g}", f"{s['think_ms_p99']:.1f}", f"{s['moves_per_second']:.1f}"]
+            + [
+                f"{s['score_p50']:.0f}",
+                f"{s['max_tile_median']:g}",
+                f"{s['depth_median']:g}",
+                f"{s['think_ms_p99']:.1f}",
+                f"{s['moves_per_second']:.1f}",
+            ]
         )
     return rows
 

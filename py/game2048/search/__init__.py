@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Mapping
+from collections.abc import Mapping
 
 from ..board import FULL_MASK, Board
 from ..evaluation import presets

@@ -61,11 +61,26 @@ abandoned anyway; that only shortens the think, it never changes a move.
 from __future__ import annotations
 
 import gc
+from collections.abc import Callable
 from math import nextafter
-from typing import Callable
 
-from ..board import (COL_DOWN, COL_UP, DIRECTIONS, EIGHTS, FOURS, ONES, ROW_LEFT, ROW_RIGHT, TWOS, WIN_RANK, Board,
-                     afterstates, has_win_tile, max_rank, spread_tables)
+from ..board import (
+    COL_DOWN,
+    COL_UP,
+    DIRECTIONS,
+    EIGHTS,
+    FOURS,
+    ONES,
+    ROW_LEFT,
+    ROW_RIGHT,
+    TWOS,
+    WIN_RANK,
+    Board,
+    afterstates,
+    has_win_tile,
+    max_rank,
+    spread_tables,
+)
 from .clock import Deadline, TimeUp
 from .placements import make_placements
 from .result import SearchResult
@@ -432,4 +447,3 @@ def _search(
         score=done_value,
         algorithm="alphabeta",
     )
-

@@ -8,7 +8,7 @@ away, so the move played always comes from a completed depth.
 from __future__ import annotations
 
 import time
-from typing import Callable
+from collections.abc import Callable
 
 Clock = Callable[[], float]
 """Seconds as a float, monotonic: ``time.perf_counter`` in real use, a fake in tests."""

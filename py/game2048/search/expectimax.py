@@ -56,7 +56,7 @@ over local names, no allocation per node beyond the ints themselves.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from ..board import COL_DOWN, COL_UP, DIRECTIONS, ONES, ROW_LEFT, ROW_RIGHT, Board, afterstates, spread_tables
 from .clock import Deadline, TimeUp
@@ -101,7 +101,9 @@ class _Searcher:
     CPython and Pyodide; only the counters live on ``self``.
     """
 
-    def __init__(self, evaluate: Evaluator, deadline: Deadline | None, threshold: float, lost_value: float, use_cache: bool) -> None:
+    def __init__(
+        self, evaluate: Evaluator, deadline: Deadline | None, threshold: float, lost_value: float, use_cache: bool
+    ) -> None:
         self.evaluate = evaluate
         self.nodes = 0
         self.cutoffs = 0
@@ -262,7 +264,9 @@ class _Searcher:
                 while empties:
                     two = empties & -empties
                     empties ^= two
-                    total += p2 * player(board | two, remaining, prob2) + p4 * player(board | (two << 1), remaining, prob4)
+                    total += p2 * player(board | two, remaining, prob2) + p4 * player(
+                        board | (two << 1), remaining, prob4
+                    )
                 value = total / count
             if cache is not None:
                 cache[board] = value
@@ -307,9 +311,9 @@ def search(
     consulted.  ``early_stop``: stop deepening when the time left is less than
     the last iteration's time × min(``NEXT_ITERATION_GROWTH``, the growth from
     the iteration before), since the next iteration could not finish and would
-    be thrown away (the move is the same; the budget is not burnt for nothing).  ``lost_value`` defaults to ``evaluate.lost_value`` when the
-    evaluation defines it, else ``DEFAULT_LOST_VALUE``.  ``preset`` only labels
-    the result.
+    be thrown away (the move is the same; the budget is not burnt for nothing).
+    ``lost_value`` defaults to ``evaluate.lost_value`` when the evaluation
+    defines it, else ``DEFAULT_LOST_VALUE``.  ``preset`` only labels the result.
     """
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth!r}")
@@ -318,7 +322,9 @@ def search(
     if not 0.0 <= probability_threshold <= 1.0:
         raise ValueError(f"probability_threshold must be between 0 and 1, got {probability_threshold!r}")
     think_ms = None if depth is not None or deadline.limit is None else (deadline.limit - deadline.start) * 1000.0
-    searcher = _Searcher(evaluate, None if depth is not None else deadline, probability_threshold, lost_value, use_cache)
+    searcher = _Searcher(
+        evaluate, None if depth is not None else deadline, probability_threshold, lost_value, use_cache
+    )
     single_move = sum(1 for after in afterstates(board) if after != board) == 1
 
     best_index: int | None = None

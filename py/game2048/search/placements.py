@@ -94,9 +94,7 @@ def placement_deltas(board: Board) -> list[tuple[int, int, int]]:
             row = (board >> (16 * r)) & ROW_MASK
             x = (board >> (4 * c)) & COL_MASK
             col = (x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK
-            d_smooth = (
-                smooth[row | (rank << (4 * c))] - smooth[row] + smooth[col | (rank << (4 * r))] - smooth[col]
-            )
+            d_smooth = smooth[row | (rank << (4 * c))] - smooth[row] + smooth[col | (rank << (4 * r))] - smooth[col]
             d_islands = COMPONENTS[same | (1 << shift)] - base_groups
             out.append((cell, rank, d_smooth + d_islands))
     return out
