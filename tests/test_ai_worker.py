@@ -82,10 +82,10 @@ def test_an_error_answer_keeps_the_request_id() -> None:
 
 
 def test_an_unexpected_failure_is_a_message_not_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
-    def broken(**_kwargs):
+    def broken(*_args):
         raise RuntimeError("table missing")
 
-    monkeypatch.setattr(ai_worker, "best_move", broken)
+    monkeypatch.setattr(ai_worker, "decide", broken)
     answer = think(rows=ROWS)
     assert answer == {"ok": False, "error": "the AI failed: RuntimeError: table missing"}
 

@@ -94,7 +94,7 @@ def test_best_move_rescues_unless_told_not_to() -> None:
     [
         ({"rescue": "yes"}, "rescue is True, False or None"),
         ({"rescue": 1}, "rescue is True, False or None"),
-        ({"rescue": True, "algorithm": "expectimax"}, "belongs to alpha-beta"),
+        ({"rescue": True, "algorithm": "expectimax"}, "an alpha-beta option"),
     ],
 )
 def test_best_move_refuses_a_rescue_it_cannot_do(options: dict, message: str) -> None:

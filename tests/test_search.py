@@ -51,7 +51,7 @@ def test_weights_reach_the_evaluation() -> None:
         ({"think_ms": 0}, "think_ms is a positive number"),
         ({"think_ms": "fast"}, "think_ms is a positive number"),
         ({"reductions": "no"}, "reductions is True or False"),
-        ({"algorithm": "expectimax", "reductions": True}, "belong to alpha-beta"),
+        ({"algorithm": "expectimax", "reductions": True}, "an alpha-beta option"),
     ],
 )
 def test_bad_arguments_are_refused_with_a_clear_message(kwargs: dict, message: str) -> None:

@@ -33,15 +33,15 @@ import gc
 import json
 from typing import Any
 
-from game2048.board import from_rows
+from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
-from game2048.search import best_move
+from game2048.search import SearchOptions, best_move, decide
 
 REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
 
 
-def _parse_request(request_json: str) -> dict[str, Any]:
-    """The request as keyword arguments for ``best_move``; ``ValueError`` with a readable message otherwise."""
+def _parse_request(request_json: str) -> tuple[Board, SearchOptions]:
+    """The request's board and search; ``ValueError`` with a readable message otherwise."""
     try:
         request = json.loads(request_json)
     except (TypeError, ValueError) as exc:
@@ -53,13 +53,9 @@ def _parse_request(request_json: str) -> dict[str, Any]:
         raise ValueError(f"unknown request field(s) {unknown}; known: {list(REQUEST_FIELDS)}")
     if "rows" not in request:
         raise ValueError("the request has no 'rows' (the board as 4 lists of 4 tile values)")
-    args: dict[str, Any] = {"board": from_rows(request["rows"])}
-    for key in ("think_ms", "depth", "algorithm", "preset"):
-        if request.get(key) is not None:
-            args[key] = request[key]
-    if request.get("weights"):
-        args["weights"] = request["weights"]
-    return args
+    board = from_rows(request["rows"])
+    given = {key: request[key] for key in ("think_ms", "depth", "algorithm", "preset") if request.get(key) is not None}
+    return board, SearchOptions(**given, weights=request.get("weights") or None)
 
 
 def think(request_json: str) -> str:
@@ -67,7 +63,7 @@ def think(request_json: str) -> str:
     request_id = None
     try:
         request_id = _request_id(request_json)
-        result = best_move(**_parse_request(request_json))
+        result = decide(*_parse_request(request_json))
         answer = {**result.to_dict(), "ok": True}
     except ValueError as exc:
         answer = {"ok": False, "error": str(exc)}

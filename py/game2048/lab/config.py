@@ -7,12 +7,12 @@ fails in a second with the list of known names instead of after an hour.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any
 
 from ..board import from_rows, rank_of
-from ..evaluation import classic, corner, presets, rows, snake
-from ..search import ALGORITHMS, DEFAULT_PRESETS, best_move, rescues
+from ..evaluation import classic, corner, rows, snake
+from ..search import DEFAULT_PRESETS, SearchOptions, decide, rescues
 
 FEATURE_WEIGHTS: dict[str, tuple[str, ...]] = {
     "classic": tuple(classic.DEFAULT_WEIGHTS),
@@ -71,18 +71,20 @@ class PlayConfig:
             data["think_ms"] = None  # a fixed-depth search has no time limit
         return data
 
+    def search_options(self) -> SearchOptions:
+        """The search of every move (``ValueError`` for settings no search accepts)."""
+        weights = dict(self.weights) or None
+        return SearchOptions(
+            self.algorithm, self.think_ms, self.depth, self.preset, weights, self.reductions, self.rescue
+        )
+
     def check(self) -> PlayConfig:
         """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once."""
-        if self.algorithm not in ALGORITHMS:
-            raise ConfigError(f"unknown algorithm {self.algorithm!r}; choose from {list(ALGORITHMS)}")
-        if self.reductions and self.algorithm != "alphabeta":
-            raise ConfigError(f"--reductions is an alpha-beta option; {self.algorithm} has no reductions")
-        if self.rescue and self.algorithm != "alphabeta":
-            raise ConfigError(f"the rescue search is an alpha-beta option; {self.algorithm} has none")
-        if self.depth is not None and self.depth < 1:
-            raise ConfigError(f"depth must be at least 1, got {self.depth}")
-        if self.depth is None and not self.think_ms > 0:
-            raise ConfigError(f"think time must be a positive number of milliseconds, got {self.think_ms}")
+        try:
+            options = self.search_options()
+            options.evaluator()
+        except ValueError as exc:
+            raise ConfigError(str(exc)) from None
         if self.stop_tile:
             try:
                 rank = rank_of(self.stop_tile)
@@ -92,21 +94,9 @@ class PlayConfig:
                 raise ConfigError(
                     f"stop tile must be 0 (play to the end) or a tile value from 4 up, got {self.stop_tile}"
                 )
-        try:
-            presets.get(self.preset_name).make(self.weights)
-        except ValueError as exc:
-            raise ConfigError(str(exc)) from None
         # A depth-1 search imports the algorithm's module and builds its tables now, so that neither is
         # counted in the first move's think time (the page's worker warms up the same way).
-        best_move(
-            _WARM_UP_BOARD,
-            depth=1,
-            algorithm=self.algorithm,
-            preset=self.preset_name,
-            weights=dict(self.weights) or None,
-            reductions=self.reductions,
-            rescue=self.rescues,
-        )
+        decide(_WARM_UP_BOARD, replace(options, depth=1))
         return self
 
 

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..board import max_rank, rank_of
 from ..game import Game
-from ..search import best_move
+from ..search import decide
 from .config import PlayConfig
 from .progress import Progress
 
@@ -46,7 +46,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
     """
     game = Game.new(seed)
     stop_rank = rank_of(config.stop_tile) if config.stop_tile else None
-    preset = config.preset_name
+    options = config.search_options()
     think: list[float] = []
     depths: list[int] = []
     nodes = 0
@@ -55,16 +55,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
         if stop_rank is not None and max_rank(game.board) >= stop_rank:
             break
         t0 = time.perf_counter()
-        result = best_move(
-            game.board,
-            think_ms=config.think_ms,
-            depth=config.depth,
-            algorithm=config.algorithm,
-            preset=preset,
-            weights=dict(config.weights) or None,
-            reductions=config.reductions,
-            rescue=config.rescues,
-        )
+        result = decide(game.board, options)
         think.append((time.perf_counter() - t0) * 1000.0)
         depths.append(result.depth)
         nodes += result.nodes
