@@ -60,7 +60,7 @@ def test_a_rescue_that_cannot_search_as_deep_keeps_the_proof() -> None:
     # A deadline already past: the rescue completes only depth 1, shallower than the depth-5 proof.
     lost = _search(LOST_AT_5, 5, False)
     expired = Deadline(1.0, SteppingClock(1000.0))
-    second = alphabeta._search(LOST_AT_5, EVALUATE, expired, None, True, True, False, True)
+    second = alphabeta._deepen(LOST_AT_5, EVALUATE, expired, None, alphabeta._Switches(True, True, False, True))
     assert second.depth == 1
     kept = alphabeta._rescued(lost, second)
     assert not kept.rescued

@@ -43,7 +43,7 @@ def _count(lines: list[str], block: list[str]) -> int:
 @pytest.mark.parametrize(
     "function, keys, moves, wins",
     [
-        (alphabeta._search, 2, 2, 2),  # player and frontier
+        (alphabeta._make_tree, 2, 2, 2),  # player and frontier
         (expectimax._Searcher.__init__, 2, 2, 0),  # player and last_layer
         (placements.make_placements, 1, 0, 0),
         (corner.make_evaluator, 1, 0, 0),

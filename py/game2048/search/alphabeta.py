@@ -63,6 +63,7 @@ from __future__ import annotations
 import gc
 from collections.abc import Callable
 from math import nextafter
+from typing import NamedTuple
 
 from ..board import (
     COL_DOWN,
@@ -150,7 +151,7 @@ def search(
     try:
 
         def run(twos_only: bool) -> SearchResult:
-            return _search(board, evaluate, deadline, depth, transposition, ordering, reductions, twos_only)
+            return _deepen(board, evaluate, deadline, depth, _Switches(transposition, ordering, reductions, twos_only))
 
         result = run(False)
         if rescue and result.move is not None and result.score <= -WIN_SCORE:
@@ -178,24 +179,102 @@ def _rescued(lost: SearchResult, second: SearchResult) -> SearchResult:
     return second
 
 
-def _search(
-    board: Board,
-    evaluate: Evaluator,
-    deadline: Deadline,
-    depth: int | None,
-    transposition: bool,
-    ordering: bool,
-    reductions: bool,
-    twos_only: bool,
+class _Switches(NamedTuple):
+    """How one search runs: the table and the ordering (tests switch them off), late-move reductions, 2s only."""
+
+    transposition: bool
+    ordering: bool
+    reductions: bool
+    twos_only: bool
+
+
+class _Tree(NamedTuple):
+    """One search's node functions over its tables and counters, for the root and the deepening loop."""
+
+    computer: Callable[[Board, int, float, float], float]
+    count_nodes: Callable[[int], None]
+    counts: Callable[[], tuple[int, int]]
+    start_clock: Callable[[], None]
+
+
+def _deepen(
+    board: Board, evaluate: Evaluator, deadline: Deadline, depth: int | None, switches: _Switches
 ) -> SearchResult:
-    """The search itself: node functions as closures over this search's tables and counters (local names)."""
+    """Iterative deepening: a root search at depth 1, 2, ... (to ``depth``, or while the deadline allows).
+
+    The deepest completed iteration decides; an interrupted one is thrown
+    away.  A timed search stops early once the move is decided (a forced win
+    or loss, a single legal move) or when the time left is less than the last
+    iteration took.
+    """
+    root_kids = [(i, child) for i, child in enumerate(afterstates(board)) if child != board]
+    if not root_kids:
+        return SearchResult(None, 0, 0, 0, deadline.elapsed_ms(), -WIN_SCORE, "alphabeta")
+    win_possible = max_rank(board) < WIN_RANK
+    tree = _make_tree(evaluate, deadline, win_possible, switches)
+    last = depth if depth is not None else MAX_DEPTH
+    done_depth = 0
+    done_value = 0.0
+    done_index = root_kids[0][0]
+    for d in range(1, last + 1):
+        started_ms = deadline.elapsed_ms()
+        try:
+            value, index = _root(tree, root_kids, d, done_index if switches.ordering else -1, evaluate, win_possible)
+        except TimeUp:
+            break
+        done_depth, done_value, done_index = d, value, index
+        if depth is not None:
+            continue
+        timed = deadline.limit is not None
+        if timed:
+            tree.start_clock()
+        took_ms = deadline.elapsed_ms() - started_ms
+        if abs(value) >= WIN_SCORE or len(root_kids) == 1:
+            break  # decided: a forced win or loss, or a single legal move
+        if timed and deadline.remaining_ms() < took_ms:
+            break
+    nodes, cutoffs = tree.counts()
+    return SearchResult(
+        move=DIRECTIONS[done_index],
+        depth=done_depth,
+        nodes=nodes,
+        cutoffs=cutoffs,
+        elapsed_ms=deadline.elapsed_ms(),
+        score=done_value,
+        algorithm="alphabeta",
+    )
+
+
+def _root(
+    tree: _Tree, root_kids: list[tuple[int, Board]], depth: int, first: int, evaluate: Evaluator, win_possible: bool
+) -> tuple[float, int]:
+    """Value and index of the best root move at ``depth``; ``first`` is tried first, and ties go to it."""
+    ordered = sorted(root_kids, key=lambda kid: kid[0] != first)
+    best = -INFINITY
+    best_index = ordered[0][0]
+    for i, child in ordered:
+        tree.count_nodes(1)
+        if win_possible and has_win_tile(child):
+            value = WIN_SCORE + depth
+        elif depth == 1:
+            value = evaluate(child)
+        else:
+            value = tree.computer(child, depth - 1, best, INFINITY)
+        if value > best:
+            best = value
+            best_index = i
+    return best, best_index
+
+
+def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, switches: _Switches) -> _Tree:
+    """The node functions, as closures over this search's tables and counters (local names are the fastest)."""
+    transposition, ordering, reductions, twos_only = switches
     placements = make_placements(twos_only)
     spread0, spread1, spread2, spread3 = spread_tables()
     row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
     eights, fours, twos, ones = EIGHTS, FOURS, TWOS, ONES
     win_score = WIN_SCORE
     orders, natural = ORDERS, NATURAL_ORDER
-    win_possible = max_rank(board) < WIN_RANK
     expired = deadline.expired
     reduce_min_depth = REDUCE_MIN_DEPTH if reductions else MAX_DEPTH + 1
     reduce_from, reduction, infinity = REDUCE_FROM, REDUCTION, INFINITY
@@ -396,54 +475,15 @@ def _search(
             kids.insert(0, lowest)
         return alpha if best <= alpha else best
 
-    root_kids = [(i, DIRECTIONS[i], child) for i, child in enumerate(afterstates(board)) if child != board]
-    if not root_kids:
-        return SearchResult(None, 0, 0, 0, deadline.elapsed_ms(), -WIN_SCORE, "alphabeta")
-
-    def root(depth: int, first: int) -> tuple[float, int]:
-        """Value and index of the best root move at ``depth``; ties go to the move tried first."""
+    def count_nodes(n: int) -> None:
         nonlocal nodes
-        ordered = sorted(root_kids, key=lambda kid: kid[0] != first)
-        best = -INFINITY
-        best_index = ordered[0][0]
-        for i, _, child in ordered:
-            nodes += 1
-            if win_possible and has_win_tile(child):
-                value = win_score + depth
-            elif depth == 1:
-                value = evaluate(child)
-            else:
-                value = computer(child, depth - 1, best, INFINITY)
-            if value > best:
-                best = value
-                best_index = i
-        return best, best_index
+        nodes += n
 
-    last = depth if depth is not None else MAX_DEPTH
-    done_depth = 0
-    done_value = 0.0
-    done_index = root_kids[0][0]
-    for d in range(1, last + 1):
-        started_ms = deadline.elapsed_ms()
-        try:
-            value, index = root(d, done_index if ordering else -1)
-        except TimeUp:
-            break
-        done_depth, done_value, done_index = d, value, index
-        if depth is not None:
-            continue
-        timed = deadline.limit is not None
-        took_ms = deadline.elapsed_ms() - started_ms
-        if abs(value) >= WIN_SCORE or len(root_kids) == 1:
-            break  # decided: a forced win or loss, or a single legal move
-        if timed and deadline.remaining_ms() < took_ms:
-            break
-    return SearchResult(
-        move=DIRECTIONS[done_index],
-        depth=done_depth,
-        nodes=nodes,
-        cutoffs=cutoffs,
-        elapsed_ms=deadline.elapsed_ms(),
-        score=done_value,
-        algorithm="alphabeta",
-    )
+    def counts() -> tuple[int, int]:
+        return nodes, cutoffs
+
+    def start_clock() -> None:
+        nonlocal timed
+        timed = True
+
+    return _Tree(computer, count_nodes, counts, start_clock)
