@@ -44,7 +44,8 @@ def _count(lines: list[str], block: list[str]) -> int:
     "function, keys, moves, wins",
     [
         (alphabeta._make_tree, 2, 2, 2),  # player and frontier
-        (expectimax._Searcher.__init__, 2, 2, 0),  # player and last_layer
+        (expectimax._Searcher.__init__, 1, 1, 0),  # player
+        (expectimax._make_last_layer, 1, 1, 0),
         (placements.make_placements, 1, 0, 0),
         (corner.make_evaluator, 1, 0, 0),
     ],

@@ -96,9 +96,9 @@ EMPTY_COLUMNS: list[tuple[int, ...]] = _empty_columns()
 class _Searcher:
     """One decision's state: the evaluation, the deadline, the caches and the counters.
 
-    The node functions (``player``, ``chance``, ``last_layer``) are closures built
-    in ``__init__`` because local and closure names are the cheapest lookups in
-    CPython and Pyodide; only the counters live on ``self``.
+    The node functions (``player``, ``chance``, and ``last_layer`` from
+    ``_make_last_layer``) are closures because local and closure names are the
+    cheapest lookups in CPython and Pyodide; only the counters live on ``self``.
     """
 
     def __init__(
@@ -116,7 +116,6 @@ class _Searcher:
         ones = ONES
         spread0, spread1, spread2, spread3 = spread_tables()
         p2, p4 = TWO_PROBABILITY, FOUR_PROBABILITY
-        spawns = ((1, p2), (2, p4))
         me = self
 
         def player(board: Board, remaining: int, prob: float) -> float:
@@ -157,86 +156,7 @@ class _Searcher:
                 me.reached_limit = True
             return best
 
-        def last_layer(board: Board) -> float:
-            """Σ over the tiles of p × (best last move's evaluation): the chance node right before the last move.
-
-            The same values ``player(child, 1, ·)`` would give, but most nodes of a
-            tree are here, so the afterstates are updated instead of rebuilt: a tile
-            at (i, j) changes row i and column j only, so each move's result is the
-            parent's with that row's (or column's) table entry swapped by XOR.
-            """
-            # board.afterstates, inlined (tests/test_board_inlined_copies.py)
-            r0 = board & 0xFFFF
-            r1 = (board >> 16) & 0xFFFF
-            r2 = (board >> 32) & 0xFFFF
-            r3 = board >> 48
-            x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
-            k0 = x & 0xFFFF
-            k1 = (x >> 16) & 0xFFFF
-            k2 = (x >> 32) & 0xFFFF
-            k3 = x >> 48
-            up0, right0, down0, left0 = (
-                col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
-                row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),
-                col_down[k0] | (col_down[k1] << 4) | (col_down[k2] << 8) | (col_down[k3] << 12),
-                row_left[r0] | (row_left[r1] << 16) | (row_left[r2] << 32) | (row_left[r3] << 48),
-            )
-            r = (r0, r1, r2, r3)
-            c = (k0, k1, k2, k3)
-            total = 0.0
-            n = 0
-            moved = False
-            for i in (0, 1, 2, 3):
-                ri = r[i]
-                for j in EMPTY_COLUMNS[ri]:
-                    cj = c[j]
-                    row_shift = 16 * i
-                    col_shift = 4 * j
-                    for rank, p in spawns:
-                        child = board | (rank << (row_shift + col_shift))
-                        nr = ri | (rank << col_shift)
-                        nc = cj | (rank << (4 * i))
-                        best = None
-                        after = up0 ^ ((col_up[cj] ^ col_up[nc]) << col_shift)
-                        if after != child:
-                            best = leaf_get(after)
-                            if best is None:
-                                best = leaf[after] = evaluate(after)
-                            n += 1
-                        after = right0 ^ ((row_right[ri] ^ row_right[nr]) << row_shift)
-                        if after != child:
-                            value = leaf_get(after)
-                            if value is None:
-                                value = leaf[after] = evaluate(after)
-                            if best is None or value > best:
-                                best = value
-                            n += 1
-                        after = down0 ^ ((col_down[cj] ^ col_down[nc]) << col_shift)
-                        if after != child:
-                            value = leaf_get(after)
-                            if value is None:
-                                value = leaf[after] = evaluate(after)
-                            if best is None or value > best:
-                                best = value
-                            n += 1
-                        after = left0 ^ ((row_left[ri] ^ row_left[nr]) << row_shift)
-                        if after != child:
-                            value = leaf_get(after)
-                            if value is None:
-                                value = leaf[after] = evaluate(after)
-                            if best is None or value > best:
-                                best = value
-                            n += 1
-                        if best is None:
-                            best = lost_value
-                        else:
-                            moved = True
-                        total += p * best
-                        n += 1
-            me.nodes += n
-            if moved:
-                me.reached_limit = True
-            return total
+        last_layer = _make_last_layer(me, evaluate, leaf, lost_value)
 
         def chance(board: Board, remaining: int, prob: float) -> float:
             """Expected value over the random tile; ``remaining`` ≥ 1 moves follow it."""
@@ -290,6 +210,99 @@ class _Searcher:
     def _leaf(self, board: Board) -> float:
         self.reached_limit = True
         return self.evaluate(board)
+
+
+def _make_last_layer(
+    me: _Searcher, evaluate: Evaluator, leaf: dict[Board, float], lost_value: float
+) -> Callable[[Board], float]:
+    """The chance node right before the last move, as a closure over the search's leaf cache and counters."""
+    leaf_get = leaf.get
+    row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
+    spread0, spread1, spread2, spread3 = spread_tables()
+    spawns = ((1, TWO_PROBABILITY), (2, FOUR_PROBABILITY))
+
+    def last_layer(board: Board) -> float:
+        """Σ over the tiles of p × (best last move's evaluation): the chance node right before the last move.
+
+        The same values ``player(child, 1, ·)`` would give, but most nodes of a
+        tree are here, so the afterstates are updated instead of rebuilt: a tile
+        at (i, j) changes row i and column j only, so each move's result is the
+        parent's with that row's (or column's) table entry swapped by XOR.
+        """
+        # board.afterstates, inlined (tests/test_board_inlined_copies.py)
+        r0 = board & 0xFFFF
+        r1 = (board >> 16) & 0xFFFF
+        r2 = (board >> 32) & 0xFFFF
+        r3 = board >> 48
+        x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
+        k0 = x & 0xFFFF
+        k1 = (x >> 16) & 0xFFFF
+        k2 = (x >> 32) & 0xFFFF
+        k3 = x >> 48
+        up0, right0, down0, left0 = (
+            col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
+            row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),
+            col_down[k0] | (col_down[k1] << 4) | (col_down[k2] << 8) | (col_down[k3] << 12),
+            row_left[r0] | (row_left[r1] << 16) | (row_left[r2] << 32) | (row_left[r3] << 48),
+        )
+        r = (r0, r1, r2, r3)
+        c = (k0, k1, k2, k3)
+        total = 0.0
+        n = 0
+        moved = False
+        for i in (0, 1, 2, 3):
+            ri = r[i]
+            for j in EMPTY_COLUMNS[ri]:
+                cj = c[j]
+                row_shift = 16 * i
+                col_shift = 4 * j
+                for rank, p in spawns:
+                    child = board | (rank << (row_shift + col_shift))
+                    nr = ri | (rank << col_shift)
+                    nc = cj | (rank << (4 * i))
+                    best = None
+                    after = up0 ^ ((col_up[cj] ^ col_up[nc]) << col_shift)
+                    if after != child:
+                        best = leaf_get(after)
+                        if best is None:
+                            best = leaf[after] = evaluate(after)
+                        n += 1
+                    after = right0 ^ ((row_right[ri] ^ row_right[nr]) << row_shift)
+                    if after != child:
+                        value = leaf_get(after)
+                        if value is None:
+                            value = leaf[after] = evaluate(after)
+                        if best is None or value > best:
+                            best = value
+                        n += 1
+                    after = down0 ^ ((col_down[cj] ^ col_down[nc]) << col_shift)
+                    if after != child:
+                        value = leaf_get(after)
+                        if value is None:
+                            value = leaf[after] = evaluate(after)
+                        if best is None or value > best:
+                            best = value
+                        n += 1
+                    after = left0 ^ ((row_left[ri] ^ row_left[nr]) << row_shift)
+                    if after != child:
+                        value = leaf_get(after)
+                        if value is None:
+                            value = leaf[after] = evaluate(after)
+                        if best is None or value > best:
+                            best = value
+                        n += 1
+                    if best is None:
+                        best = lost_value
+                    else:
+                        moved = True
+                    total += p * best
+                    n += 1
+        me.nodes += n
+        if moved:
+            me.reached_limit = True
+        return total
+
+    return last_layer
 
 
 def search(
