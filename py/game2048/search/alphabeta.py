@@ -276,6 +276,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
     win_score = WIN_SCORE
     orders, natural = ORDERS, NATURAL_ORDER
     expired = deadline.expired
+    # The one switch of late-move reductions: off, no node is deep enough to reduce (``late`` is never true).
     reduce_min_depth = REDUCE_MIN_DEPTH if reductions else MAX_DEPTH + 1
     reduce_from, reduction, infinity = REDUCE_FROM, REDUCTION, INFINITY
 
@@ -347,7 +348,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
                 hints[board] = i
                 table[board] = (value, EXACT)
                 return alpha if value <= alpha else beta if value >= beta else value
-            if late:
+            if late:  # late-move reductions only (``reduce_min_depth``)
                 tried += 1
                 if tried > reduce_from and best > -infinity:
                     # Probe shallower, null window just above best: at most best means not better, skip it.
