@@ -9,51 +9,8 @@ from hypothesis import given
 from strategies import boards
 
 from game2048 import board as B
+from game2048 import reference
 from game2048.evaluation import classic
-
-
-def naive_features(board: int) -> dict[str, float]:
-    """ovolve's ai.js grid.smoothness / monotonicity2 / empty / maxValue, cell by cell, over ranks."""
-    g = [[B.rank_at(board, r, c) for c in range(4)] for r in range(4)]
-    smooth = 0
-    for r in range(4):
-        for c in range(4):
-            if not g[r][c]:
-                continue
-            for dr, dc in ((0, 1), (1, 0)):
-                rr, cc = r + dr, c + dc
-                while rr < 4 and cc < 4 and not g[rr][cc]:
-                    rr, cc = rr + dr, cc + dc
-                if rr < 4 and cc < 4:
-                    smooth -= abs(g[r][c] - g[rr][cc])
-
-    def walk(line: list[int], totals: list[int]) -> None:
-        current, nxt = 0, 1
-        while nxt < 4:
-            while nxt < 4 and not line[nxt]:
-                nxt += 1
-            if nxt >= 4:
-                nxt -= 1
-            a, b = line[current], line[nxt]
-            if a > b:
-                totals[0] += b - a
-            elif b > a:
-                totals[1] += a - b
-            current = nxt
-            nxt += 1
-
-    cols, rows = [0, 0], [0, 0]
-    for c in range(4):
-        walk([g[r][c] for r in range(4)], cols)
-    for r in range(4):
-        walk(g[r], rows)
-    empty = sum(1 for row in g for v in row if not v)
-    return {
-        "smoothness": smooth,
-        "monotonicity": max(cols) + max(rows),
-        "empty": math.log(empty) if empty else math.log(classic.FULL_BOARD_EMPTY),
-        "max": max(max(row) for row in g),
-    }
 
 
 def test_hand_checked_board() -> None:
@@ -71,7 +28,7 @@ def test_perfect_snake_is_monotone() -> None:
 @given(boards(min_tiles=1))
 def test_tables_equal_cell_by_cell_definition(board: int) -> None:
     got = classic.features(board)
-    want = naive_features(board)
+    want = reference.classic_features(board)
     assert got == pytest.approx(want)
     w = classic.DEFAULT_WEIGHTS
     assert classic.make_evaluator()(board) == pytest.approx(sum(w[k] * want[k] for k in w))

@@ -12,9 +12,11 @@ depth counts).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from .board import DIRECTIONS, MAX_RANK, WIN_RANK, Board, Direction, max_rank, move
+from .evaluation.classic import FULL_BOARD_EMPTY
 from .search.alphabeta import WIN_SCORE
 from .search.placements import PLACED_RANKS
 
@@ -77,6 +79,39 @@ def smoothness(board: Board) -> int:
                 if rr < 4 and cc < 4:
                     total -= abs(a - grid[rr][cc])
     return total
+
+
+def classic_features(board: int) -> dict[str, float]:
+    """ovolve's ai.js grid.smoothness / monotonicity2 / empty / maxValue, cell by cell, over ranks."""
+    g = [[(board >> (4 * (4 * r + c))) & 0xF for c in range(4)] for r in range(4)]
+
+    def walk(line: list[int], totals: list[int]) -> None:
+        current, nxt = 0, 1
+        while nxt < 4:
+            while nxt < 4 and not line[nxt]:
+                nxt += 1
+            if nxt >= 4:
+                nxt -= 1
+            a, b = line[current], line[nxt]
+            if a > b:
+                totals[0] += b - a
+            elif b > a:
+                totals[1] += a - b
+            current = nxt
+            nxt += 1
+
+    cols, rows = [0, 0], [0, 0]
+    for c in range(4):
+        walk([g[r][c] for r in range(4)], cols)
+    for r in range(4):
+        walk(g[r], rows)
+    empty = sum(1 for row in g for v in row if not v)
+    return {
+        "smoothness": smoothness(board),
+        "monotonicity": max(cols) + max(rows),
+        "empty": math.log(empty) if empty else math.log(FULL_BOARD_EMPTY),
+        "max": max(max(row) for row in g),
+    }
 
 
 def islands(board: Board) -> int:
