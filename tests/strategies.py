@@ -1,10 +1,16 @@
-"""Hypothesis strategies shared by the tests: boards as the engine sees them."""
+"""Boards the tests share: hypothesis strategies, and positions from seeded games."""
 
 from __future__ import annotations
+
+import random
+from functools import lru_cache
 
 from hypothesis import strategies as st
 
 from game2048 import board as B
+from game2048.bench_positions import POSITIONS
+from game2048.game import Game
+from game2048.search import best_move
 
 ranks = st.integers(min_value=0, max_value=B.MAX_RANK)
 small_ranks = st.integers(min_value=0, max_value=11)
@@ -25,3 +31,23 @@ def boards(draw, rank_strategy=small_ranks, min_tiles: int = 0) -> int:
 
 
 directions = st.sampled_from(B.DIRECTIONS)
+
+
+@lru_cache(maxsize=1)
+def game_positions() -> tuple[int, ...]:
+    """Boards from seeded games (a mix of greedy and random moves), early to late, plus the bench positions."""
+    rng = random.Random(2048)
+    found: list[int] = [p.board for p in POSITIONS]
+    seed = 0
+    while len(found) < 210:
+        game = Game.new(seed)
+        moves = 0
+        while not game.over and not game.won:
+            legal = B.legal_moves(game.board)
+            move = rng.choice(legal) if rng.random() < 0.3 else best_move(game.board, depth=1).move
+            game.play(move)
+            moves += 1
+            if moves % 23 == 0:
+                found.append(game.board)
+        seed += 1
+    return tuple(found)

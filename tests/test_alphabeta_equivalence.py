@@ -9,43 +9,18 @@ the chosen move one of the moves reaching it.
 
 from __future__ import annotations
 
-import random
-from functools import lru_cache
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from strategies import boards
+from strategies import boards, game_positions
 
 from game2048 import board as B
 from game2048 import reference
-from game2048.bench_positions import POSITIONS
 from game2048.evaluation import presets
-from game2048.game import Game
 from game2048.search import alphabeta, best_move
 from game2048.search.clock import Deadline
 
 DEPTHS = (1, 2, 3)
-
-
-@lru_cache(maxsize=1)
-def game_positions() -> tuple[int, ...]:
-    """Boards from seeded games (a mix of greedy and random moves), early to late, plus the bench positions."""
-    rng = random.Random(2048)
-    found: list[int] = [p.board for p in POSITIONS]
-    seed = 0
-    while len(found) < 210:
-        game = Game.new(seed)
-        moves = 0
-        while not game.over and not game.won:
-            legal = B.legal_moves(game.board)
-            move = rng.choice(legal) if rng.random() < 0.3 else best_move(game.board, depth=1).move
-            game.play(move)
-            moves += 1
-            if moves % 23 == 0:
-                found.append(game.board)
-        seed += 1
-    return tuple(found)
 
 
 def assert_same_answer(board: int, depth: int, preset: str = "classic") -> None:

@@ -1,4 +1,4 @@
-"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | agreement``.
+"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | agreement | explain``.
 
 Examples::
 
@@ -9,6 +9,7 @@ Examples::
     python -m game2048.lab features --preset classic --games 20 --depth 2 --report reports/classic-features
     python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
     python -m game2048.lab agreement --games 3 --seed-start 2001 --reference-depth 10 --think-ms 100
+    python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
@@ -113,6 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     agree.add_argument("--depths", default="8,9", help="fixed depths of the exact search, for the slope (default 8,9)")
     _jobs_option(agree)
+    expl = sub.add_parser("explain", help="why the AI moves: one position's search, as the page's explorer shows it")
+    expl.add_argument("--rows", required=True, help='the board, four rows: "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2"')
+    expl.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
+    expl.add_argument("--preset", help="evaluation preset (default: the algorithm's own)")
+    expl.add_argument("--weights", help="weights over the preset's defaults: name=value,name=value")
+    timing = expl.add_mutually_exclusive_group()
+    timing.add_argument("--think-ms", type=float, default=100.0, help="think time (default 100)")
+    timing.add_argument("--depth", type=int, help="fixed depth instead of a time (reproducible)")
+    expl.add_argument("--exact-root", action="store_true", help="search every root move's exact value")
+    expl.add_argument(
+        "--analysis-ms", type=float, default=1000.0, help="time for the explanation after the search (default 1000)"
+    )
+    expl.add_argument("--json", action="store_true", help="print the explanation as JSON (what the page receives)")
     summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
     summ.add_argument("files", type=Path, nargs="+", help="JSON-lines files written by run --out")
     return parser
@@ -131,6 +145,27 @@ def _config(args: argparse.Namespace) -> PlayConfig:
     ).check()
 
 
+def _explain(args: argparse.Namespace) -> None:
+    """Print one position's explanation, as text or as the JSON the page's worker sends."""
+    import json
+
+    from ..position_text import parse_rows
+    from ..search.explanation import explain
+    from .explain_text import format_explanation
+
+    explanation = explain(
+        parse_rows(args.rows),
+        think_ms=args.think_ms,
+        depth=args.depth,
+        algorithm=args.algorithm,
+        preset=args.preset,
+        weights=parse_weights(args.weights),
+        exact_root=args.exact_root,
+        analysis_ms=args.analysis_ms,
+    )
+    print(json.dumps(explanation, indent=1) if args.json else format_explanation(explanation))
+
+
 def _describe(seeds: Sequence[int], jobs: int) -> str:
     which = f"seed {seeds[0]}" if len(seeds) == 1 else f"seeds {seeds[0]}..{seeds[-1]}"
     return f"{_games(len(seeds))}, {which}, {min(jobs, len(seeds))} process(es)"
@@ -147,6 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "summary":
             _summary(args.files)
+            return 0
+        if args.command == "explain":
+            _explain(args)
             return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping
+from typing import Any
 
 from ..board import FULL_MASK, Board
 from .clock import Clock, Deadline
@@ -60,6 +61,17 @@ def decide(board: Board, options: SearchOptions, clock: Clock | None = None) -> 
     return result
 
 
+def explain(board: Board, think_ms: float = 100, depth: int | None = None, **options: Any) -> dict[str, Any]:
+    """The decision ``best_move`` makes for ``board``, with all the search knows about it (``search.explanation``).
+
+    Imported on first use, like the algorithms: the explanation is for the
+    explorer and the terminal, not for every decision.
+    """
+    from .explanation import explain as _explain
+
+    return _explain(board, think_ms, depth, **options)
+
+
 __all__ = [
     "ALGORITHMS",
     "DEFAULT_PRESETS",
@@ -68,5 +80,6 @@ __all__ = [
     "SearchResult",
     "best_move",
     "decide",
+    "explain",
     "rescues",
 ]

@@ -84,7 +84,7 @@ from ..board import (
 )
 from .clock import Deadline, TimeUp
 from .placements import make_placements
-from .result import SearchResult
+from .result import Iteration, SearchResult, Trace
 
 Evaluator = Callable[[Board], float]
 
@@ -126,6 +126,7 @@ def search(
     ordering: bool = True,
     reductions: bool = False,
     rescue: bool = False,
+    trace: Trace | None = None,
 ) -> SearchResult:
     """The best move for ``board``: exactly ``depth`` player moves deep, or as deep as the deadline allows.
 
@@ -138,6 +139,7 @@ def search(
     depth, what ``reference.best_moves`` computes; ``reductions=True`` switches
     late-move reductions on; ``rescue=True`` the rescue search of a proven
     loss (module docstring), whose result reports ``rescued=True``.
+    ``trace`` (``explain``) receives the first search's iterations and tree.
 
     The cyclic garbage collector is paused for the search: the tables allocate
     hundreds of thousands of small objects, and a full collection in the middle
@@ -151,7 +153,14 @@ def search(
     try:
 
         def run(twos_only: bool) -> SearchResult:
-            return _deepen(board, evaluate, deadline, depth, _Switches(transposition, ordering, reductions, twos_only))
+            return _deepen(
+                board,
+                evaluate,
+                deadline,
+                depth,
+                _Switches(transposition, ordering, reductions, twos_only, trace is not None),
+                trace,
+            )
 
         result = run(False)
         if rescue and result.move is not None and result.score <= -WIN_SCORE:
@@ -180,50 +189,89 @@ def _rescued(lost: SearchResult, second: SearchResult) -> SearchResult:
 
 
 class _Switches(NamedTuple):
-    """How one search runs: the table and the ordering (tests switch them off), late-move reductions, 2s only."""
+    """How one search runs: the table and the ordering (tests switch them off), late-move reductions, 2s only.
+
+    ``count_hits`` counts the transposition table's hits, for ``explain``
+    only: its table's lookups go through a Python method, which costs time.
+    """
 
     transposition: bool
     ordering: bool
     reductions: bool
     twos_only: bool
+    count_hits: bool = False
 
 
 class _Tree(NamedTuple):
-    """One search's node functions over its tables and counters, for the root and the deepening loop."""
+    """One search's node functions over its tables and counters, for the root, the deepening loop and ``explain``."""
 
     computer: Callable[[Board, int, float, float], float]
+    player: Callable[[Board, int, float, float], float]
     count_nodes: Callable[[int], None]
     counts: Callable[[], tuple[int, int]]
     start_clock: Callable[[], None]
+    table_hits: Callable[[], int]
+
+
+class _CountingTable(dict):
+    """A transposition table that counts the lookups that found an entry (``_Switches.count_hits``)."""
+
+    hits = 0
+
+    def get(self, key: Board, default: None = None) -> tuple[float, int] | None:
+        entry = dict.get(self, key)
+        if entry is not None:
+            self.hits += 1
+        return entry
 
 
 def _deepen(
-    board: Board, evaluate: Evaluator, deadline: Deadline, depth: int | None, switches: _Switches
+    board: Board,
+    evaluate: Evaluator,
+    deadline: Deadline,
+    depth: int | None,
+    switches: _Switches,
+    trace: Trace | None = None,
+    stop_at_deadline: bool = False,
 ) -> SearchResult:
     """Iterative deepening: a root search at depth 1, 2, ... (to ``depth``, or while the deadline allows).
 
     The deepest completed iteration decides; an interrupted one is thrown
     away.  A timed search stops early once the move is decided (a forced win
     or loss, a single legal move) or when the time left is less than the last
-    iteration took.
+    iteration took.  A ``trace`` records each iteration, the abandoned one
+    too, and keeps the tree.  ``stop_at_deadline`` makes a fixed-depth search
+    stop at the deadline too (``explain``'s comparisons, which have a budget).
     """
     root_kids = [(i, child) for i, child in enumerate(afterstates(board)) if child != board]
     if not root_kids:
         return SearchResult(None, 0, 0, 0, deadline.elapsed_ms(), -WIN_SCORE, "alphabeta")
     win_possible = max_rank(board) < WIN_RANK
     tree = _make_tree(evaluate, deadline, win_possible, switches)
+    record = None if trace is None or trace.tree is not None else trace  # the rescue's second search is not traced
+    if record is not None:
+        record.tree, record.win_possible = tree, win_possible
     last = depth if depth is not None else MAX_DEPTH
     done_depth = 0
     done_value = 0.0
     done_index = root_kids[0][0]
     for d in range(1, last + 1):
         started_ms = deadline.elapsed_ms()
+        values: list[tuple[int, float, bool]] | None = [] if record is not None else None
         try:
-            value, index = _root(tree, root_kids, d, done_index if switches.ordering else -1, evaluate, win_possible)
+            value, index = _root(
+                tree, root_kids, d, done_index if switches.ordering else -1, evaluate, win_possible, values
+            )
         except TimeUp:
+            if record is not None:
+                _record(record, tree, d, False, -1, 0.0, deadline.elapsed_ms() - started_ms, ())
             break
+        if record is not None:
+            _record(record, tree, d, True, index, value, deadline.elapsed_ms() - started_ms, tuple(values or ()))
         done_depth, done_value, done_index = d, value, index
         if depth is not None:
+            if stop_at_deadline:
+                tree.start_clock()
             continue
         timed = deadline.limit is not None
         if timed:
@@ -245,21 +293,56 @@ def _deepen(
     )
 
 
+def _record(
+    trace: Trace,
+    tree: _Tree,
+    depth: int,
+    completed: bool,
+    index: int,
+    value: float,
+    elapsed_ms: float,
+    root: tuple[tuple[int, float, bool], ...],
+) -> None:
+    """Append one iteration to ``trace``, its counters as differences from the iterations before."""
+    nodes, cutoffs = tree.counts()
+    hits = tree.table_hits()
+    before = trace.iterations
+    nodes -= sum(it.nodes for it in before)
+    cutoffs -= sum(it.cutoffs for it in before)
+    hits -= sum(it.table_hits for it in before)
+    before.append(Iteration(depth, completed, index, value, nodes, cutoffs, hits, elapsed_ms, root))
+
+
 def _root(
-    tree: _Tree, root_kids: list[tuple[int, Board]], depth: int, first: int, evaluate: Evaluator, win_possible: bool
+    tree: _Tree,
+    root_kids: list[tuple[int, Board]],
+    depth: int,
+    first: int,
+    evaluate: Evaluator,
+    win_possible: bool,
+    values: list[tuple[int, float, bool]] | None = None,
 ) -> tuple[float, int]:
-    """Value and index of the best root move at ``depth``; ``first`` is tried first, and ties go to it."""
+    """Value and index of the best root move at ``depth``; ``first`` is tried first, and ties go to it.
+
+    ``values`` (``explain``) receives (index, value, exact) for each move in
+    the order searched: a value that does not beat the best so far is the
+    bound the fail-hard search returns, so it is not exact.
+    """
     ordered = sorted(root_kids, key=lambda kid: kid[0] != first)
     best = -INFINITY
     best_index = ordered[0][0]
     for i, child in ordered:
         tree.count_nodes(1)
+        exact = True
         if win_possible and has_win_tile(child):
             value = WIN_SCORE + depth
         elif depth == 1:
             value = evaluate(child)
         else:
             value = tree.computer(child, depth - 1, best, INFINITY)
+            exact = value > best
+        if values is not None:
+            values.append((i, value, exact))
         if value > best:
             best = value
             best_index = i
@@ -268,7 +351,7 @@ def _root(
 
 def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, switches: _Switches) -> _Tree:
     """The node functions, as closures over this search's tables and counters (local names are the fastest)."""
-    transposition, ordering, reductions, twos_only = switches
+    transposition, ordering, reductions, twos_only, count_hits = switches
     placements = make_placements(twos_only)
     spread0, spread1, spread2, spread3 = spread_tables()
     row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
@@ -280,7 +363,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
     reduce_min_depth = REDUCE_MIN_DEPTH if reductions else MAX_DEPTH + 1
     reduce_from, reduction, infinity = REDUCE_FROM, REDUCTION, INFINITY
 
-    table_type = dict if transposition else _Forgetful
+    table_type = (_CountingTable if count_hits else dict) if transposition else _Forgetful
     tables: list[dict[Board, tuple[float, int]]] = [table_type() for _ in range(MAX_DEPTH + 1)]
     hints: dict[Board, int] = {} if ordering else _Forgetful()
     replies: dict[Board, list[Board]] = {}
@@ -476,6 +559,13 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
             kids.insert(0, lowest)
         return alpha if best <= alpha else best
 
+    def any_player(board: Board, depth: int, alpha: float, beta: float) -> float:
+        """A max node at any ``depth`` ≥ 1 (``explain`` asks about nodes the search visited)."""
+        return frontier(board, depth, alpha, beta) if depth == 1 else player(board, depth, alpha, beta)
+
+    def table_hits() -> int:
+        return sum(getattr(table, "hits", 0) for table in tables)
+
     def count_nodes(n: int) -> None:
         nonlocal nodes
         nodes += n
@@ -487,4 +577,4 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
         nonlocal timed
         timed = True
 
-    return _Tree(computer, count_nodes, counts, start_clock)
+    return _Tree(computer, any_player, count_nodes, counts, start_clock, table_hits)

@@ -60,7 +60,7 @@ from collections.abc import Callable
 
 from ..board import COL_DOWN, COL_UP, DIRECTIONS, ONES, ROW_LEFT, ROW_RIGHT, Board, afterstates, spread_tables
 from .clock import Deadline, TimeUp
-from .result import SearchResult
+from .result import Iteration, SearchResult, Trace
 
 Evaluator = Callable[[Board], float]
 
@@ -107,6 +107,7 @@ class _Searcher:
         self.evaluate = evaluate
         self.nodes = 0
         self.cutoffs = 0
+        self.cache_hits = 0
         self.reached_limit = False
         caches: list[dict[Board, float]] = [{} for _ in range(MAX_DEPTH + 1)]
         leaf: dict[Board, float] = {}  # evaluations of last-move afterstates: a pure function, always sound
@@ -167,7 +168,7 @@ class _Searcher:
             if cache is not None:
                 cached = cache.get(board)
                 if cached is not None:
-                    me.cutoffs += 1
+                    me.cache_hits += 1
                     return cached
             if expired is not None and expired():
                 raise TimeUp
@@ -193,9 +194,15 @@ class _Searcher:
             return value
 
         self.chance = chance
+        self.player = player
 
-    def root(self, board: Board, depth: int) -> tuple[int | None, float]:
-        """(index in DIRECTIONS of the best move, its value) at exactly ``depth``; ties keep the first."""
+    def root(
+        self, board: Board, depth: int, values: list[tuple[int, float, bool]] | None = None
+    ) -> tuple[int | None, float]:
+        """(index in DIRECTIONS of the best move, its value) at exactly ``depth``; ties keep the first.
+
+        ``values`` (``explain``) receives (index, value, True) for every legal move.
+        """
         best_index: int | None = None
         best_value = 0.0
         for index, after in enumerate(afterstates(board)):
@@ -203,6 +210,8 @@ class _Searcher:
                 continue
             self.nodes += 1
             value = self.chance(after, depth - 1, 1.0) if depth > 1 else self._leaf(after)
+            if values is not None:
+                values.append((index, value, True))
             if best_index is None or value > best_value:
                 best_index, best_value = index, value
         return best_index, best_value
@@ -316,6 +325,7 @@ def search(
     early_stop: bool = True,
     lost_value: float | None = None,
     preset: str = "rows",
+    trace: Trace | None = None,
 ) -> SearchResult:
     """The expectimax decision for ``board``.
 
@@ -327,6 +337,7 @@ def search(
     be thrown away (the move is the same; the budget is not burnt for nothing).
     ``lost_value`` defaults to ``evaluate.lost_value`` when the evaluation
     defines it, else ``DEFAULT_LOST_VALUE``.  ``preset`` only labels the result.
+    ``trace`` (``explain``) records each iteration and keeps the searcher.
     """
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth!r}")
@@ -339,6 +350,8 @@ def search(
         evaluate, None if depth is not None else deadline, probability_threshold, lost_value, use_cache
     )
     single_move = sum(1 for after in afterstates(board) if after != board) == 1
+    if trace is not None:
+        trace.tree = searcher
 
     best_index: int | None = None
     best_value = lost_value
@@ -347,11 +360,16 @@ def search(
     last_ms = 0.0
     for d in depths:
         searcher.reached_limit = False
-        started = deadline.elapsed_ms() if depth is None else 0.0
+        started = deadline.elapsed_ms()
+        values: list[tuple[int, float, bool]] | None = [] if trace is not None else None
         try:
-            index, value = searcher.root(board, d)
+            index, value = searcher.root(board, d, values)
         except TimeUp:
+            if trace is not None:
+                _record(trace, searcher, d, False, -1, 0.0, deadline.elapsed_ms() - started, ())
             break
+        if trace is not None and index is not None:
+            _record(trace, searcher, d, True, index, value, deadline.elapsed_ms() - started, tuple(values or ()))
         if index is None:  # no legal move: the game is lost
             break
         best_index, best_value, completed = index, value, d
@@ -370,10 +388,37 @@ def search(
         move=DIRECTIONS[best_index] if best_index is not None else None,
         depth=completed,
         nodes=searcher.nodes,
-        cutoffs=searcher.cutoffs,
+        cutoffs=searcher.cutoffs + searcher.cache_hits,
         elapsed_ms=deadline.elapsed_ms(),
         score=best_value,
         algorithm="expectimax",
         preset=preset,
         think_ms=think_ms,
+    )
+
+
+def _record(
+    trace: Trace,
+    searcher: _Searcher,
+    depth: int,
+    completed: bool,
+    index: int,
+    value: float,
+    elapsed_ms: float,
+    root: tuple[tuple[int, float, bool], ...],
+) -> None:
+    """Append one iteration to ``trace``, its counters as differences from the iterations before."""
+    before = trace.iterations
+    trace.iterations.append(
+        Iteration(
+            depth,
+            completed,
+            index,
+            value,
+            searcher.nodes - sum(it.nodes for it in before),
+            searcher.cutoffs + searcher.cache_hits - sum(it.cutoffs for it in before),
+            searcher.cache_hits - sum(it.table_hits for it in before),
+            elapsed_ms,
+            root,
+        )
     )

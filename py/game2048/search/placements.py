@@ -100,6 +100,34 @@ def placement_deltas(board: Board) -> list[tuple[int, int, int]]:
     return out
 
 
+def annoyance(board: Board) -> int:
+    """``−smoothness + islands`` of ``board`` from the tables: what ``reference.annoyance`` computes cell by cell."""
+    smooth = smoothness_table()
+    x = board
+    total = 0
+    for _ in range(4):
+        total += smooth[x & ROW_MASK]
+        x >>= 16
+    for c in range(4):
+        x = (board >> (4 * c)) & COL_MASK
+        total += smooth[(x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK]
+    ranks = {(board >> (4 * cell)) & 0xF for cell in range(16)} - {0}
+    return total + sum(COMPONENTS[rank_mask(board, rank)] for rank in ranks)
+
+
+def scored_placements(board: Board) -> list[tuple[int, int, int, bool]]:
+    """(cell, rank, annoyance of the board after it, kept) for every placement, 2s first: the reduction laid bare.
+
+    ``kept`` marks the placements ``make_placements`` keeps (the highest
+    score, ties all kept), for ``explain``'s heat map; the scores are
+    ``annoyance(board) + change`` (``placement_deltas``).
+    """
+    base = annoyance(board)
+    scored = [(cell, rank, base + change) for cell, rank, change in placement_deltas(board)]
+    best = max((score for _, _, score in scored), default=0)
+    return [(cell, rank, score, score == best) for cell, rank, score in scored]
+
+
 _smoothness: list[int] | None = None
 
 

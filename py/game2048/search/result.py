@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..board import Direction
 
@@ -40,3 +40,39 @@ class SearchResult:
         data["move"] = self.move.value if self.move is not None else None
         data["nodes_per_second"] = self.nodes_per_second
         return data
+
+
+class Iteration(NamedTuple):
+    """One iteration of a deepening loop, as ``explain`` reports it.
+
+    ``root`` holds (index in DIRECTIONS, value, exact) for each legal move, in
+    the order searched.  Alpha-beta: a move searched after a better one fails
+    low, and its value is then only an upper bound (fail-hard: exactly the
+    best value so far), so ``exact`` is False.  Counters are this iteration's
+    own; ``table_hits`` counts transposition-table (alpha-beta) or chance-cache
+    (expectimax) hits.  An abandoned iteration (``completed`` False) has no
+    move (index -1), value or root.
+    """
+
+    depth: int
+    completed: bool
+    move_index: int
+    value: float
+    nodes: int
+    cutoffs: int
+    table_hits: int
+    elapsed_ms: float
+    root: tuple[tuple[int, float, bool], ...]
+
+
+class Trace:
+    """What one search leaves for ``explain``: its iterations and its node functions, tables still warm.
+
+    ``tree`` is the algorithm's own (alpha-beta's ``_Tree``, expectimax's
+    ``_Searcher``); only ``explain`` reads it.
+    """
+
+    def __init__(self) -> None:
+        self.iterations: list[Iteration] = []
+        self.tree: Any = None
+        self.win_possible = True

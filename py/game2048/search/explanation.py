@@ -1,0 +1,512 @@
+"""Why the search chose its move: one decision and everything it knows about it, as JSON-ready data.
+
+``explain`` runs the same search as ``decide`` (same options, same think
+time, same move) with a ``Trace`` that records each iteration and keeps the
+search's tables, then reads them, within a budget of its own
+(``analysis_ms``), for what a person wants to see:
+
+* ``root``: each move's value at the deepest completed depth, exact or the
+  bound alpha-beta proved (``exact_root=True`` searches the bounds again,
+  full window, to make them exact);
+* ``iterations``: one row per depth, the abandoned one included;
+* ``pv``: the line the search expects, re-derived from the warm tables with
+  null windows around the known value (alpha-beta) or by following the best
+  move and the worst likely tile (expectimax);
+* ``placements``: every empty cell × {2, 4} after the chosen move, with its
+  annoyance (−smoothness + islands) and whether ovolve's reduction keeps it;
+* ``pruning`` (alpha-beta): the nodes the search visited beside those a plain
+  minimax visits on the same reduced tree (counted exactly where the budget
+  allows, extrapolated beyond and marked so), and the nodes without the
+  transposition table or without move ordering.
+
+The search itself is the one ``decide`` runs; only its table lookups are
+counted (``count_hits``), which slows it a little, so the page's worker runs
+``explain`` only while its explorer is open.  Nothing here is on the search's
+hot path: the analysis runs after the decision, with its own deadline.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from math import inf, nextafter
+from typing import Any
+
+from ..board import DIRECTIONS, Board, afterstates, has_win_tile, to_rows
+from . import alphabeta, expectimax
+from .clock import Clock, Deadline, TimeUp
+from .options import SearchOptions
+from .placements import make_placements, scored_placements
+from .result import SearchResult, Trace
+
+DEFAULT_ANALYSIS_MS = 200.0
+"""The explanation's own time after the decision, when the caller gives none."""
+MINIMAX_CHECK_EVERY = 64
+"""Node counts computed between two reads of the clock while counting the plain minimax tree."""
+TILES = {1: 2, 2: 4}
+
+Evaluator = Callable[[Board], float]
+
+
+def value_text(value: float | None) -> str:
+    """A value as a person reads it: a win or a loss with its remaining depth, else the evaluation's number.
+
+    The explanation carries it beside each value (``text``), so the page and
+    the terminal show values the same way without the search's constants.
+    """
+    if value is None:
+        return "-"
+    if value >= alphabeta.WIN_SCORE:
+        return f"win (+{value - alphabeta.WIN_SCORE:g})"
+    if value <= -alphabeta.WIN_SCORE:
+        return f"loss (-{-value - alphabeta.WIN_SCORE:g})"
+    return f"{value:,.4g}" if abs(value) >= 1e4 else f"{value:.4f}"
+
+
+def explain(
+    board: Board,
+    think_ms: float = 100,
+    depth: int | None = None,
+    algorithm: str = "alphabeta",
+    preset: str | None = None,
+    weights: Mapping[str, float] | None = None,
+    *,
+    rescue: bool | None = None,
+    exact_root: bool = False,
+    analysis_ms: float = DEFAULT_ANALYSIS_MS,
+    clock: Clock | None = None,
+) -> dict[str, Any]:
+    """The decision ``best_move`` would make for ``board``, with its explanation (module docstring).
+
+    The arguments are ``best_move``'s (checked by ``SearchOptions``);
+    ``exact_root`` asks for an exact value for every legal root move;
+    ``analysis_ms`` bounds the time spent explaining after the decision.
+    """
+    return explain_decision(
+        board,
+        SearchOptions(algorithm, think_ms, depth, preset, weights, False, rescue),
+        exact_root=exact_root,
+        analysis_ms=analysis_ms,
+        clock=clock,
+    )
+
+
+def explain_decision(
+    board: Board,
+    options: SearchOptions,
+    *,
+    exact_root: bool = False,
+    analysis_ms: float = DEFAULT_ANALYSIS_MS,
+    clock: Clock | None = None,
+) -> dict[str, Any]:
+    """``explain`` for a ``SearchOptions`` (the page's worker builds one from its request)."""
+    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board < 1 << 64:
+        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    if options.reductions:
+        raise ValueError("explain describes the full-width search: late-move reductions must be off")
+    if isinstance(analysis_ms, bool) or not isinstance(analysis_ms, (int, float)) or not 0 <= analysis_ms < inf:
+        raise ValueError(f"analysis_ms is a number of milliseconds, at least 0, got {analysis_ms!r}")
+    evaluate = options.evaluator()
+    clock = clock or time.perf_counter
+    deadline = Deadline(options.think_ms if options.timed else None, clock)
+    trace = Trace()
+    if options.algorithm == "alphabeta":
+        result = alphabeta.search(board, evaluate, deadline, depth=options.depth, rescue=options.rescues, trace=trace)
+    else:
+        result = expectimax.search(board, evaluate, deadline, depth=options.depth, trace=trace)
+    result.algorithm = options.algorithm
+    result.preset = options.preset_name
+    result.think_ms = float(options.think_ms) if options.timed else None
+
+    analysis = _Analysis(clock, analysis_ms)
+    searched = [it for it in trace.iterations if it.completed]
+    last = searched[-1] if searched else None
+    out: dict[str, Any] = {
+        "rows": to_rows(board),
+        "decision": result.to_dict(),
+        "root": _root(board, last, result),
+        "iterations": [_iteration(it) for it in trace.iterations],
+        "pv": None,
+        "placements": None,
+        "pruning": None,
+    }
+    if last is not None:
+        pv_index = last.move_index
+        if options.algorithm == "alphabeta":
+            explainer = _AlphaBeta(board, evaluate, deadline, trace, last.depth, analysis)
+            if exact_root:
+                explainer.exact_root(out["root"])
+            out["pv"] = explainer.principal_variation(pv_index, last.value)
+            out["pruning"] = explainer.pruning(searched)
+        else:
+            if exact_root:
+                analysis.note("exact_root", "expectimax values are exact already")
+            deadline.limit = analysis.limit  # the searcher reads it (timed searches only)
+            out["pv"] = _expectimax_pv(board, trace.tree, last.depth, pv_index, evaluate, analysis)
+        chosen = DIRECTIONS.index(result.move) if result.move is not None else pv_index
+        out["placements"] = _placements(board, chosen, options.algorithm == "alphabeta")
+    out["analysis"] = analysis.report()
+    return out
+
+
+class _Analysis:
+    """The explanation's own budget: one deadline for everything after the decision, and what was cut short."""
+
+    def __init__(self, clock: Clock, budget_ms: float) -> None:
+        self.clock = clock
+        self.budget_ms = float(budget_ms)
+        self.start = clock()
+        self.limit = self.start + budget_ms / 1000.0
+        self.unfinished: dict[str, str] = {}
+
+    def left_ms(self) -> float:
+        return max(0.0, (self.limit - self.clock()) * 1000.0)
+
+    def expired(self) -> bool:
+        return self.clock() >= self.limit
+
+    def share(self, fraction: float) -> Callable[[], bool]:
+        """An ``expired`` for a part that may use ``fraction`` of the time left, so the parts after it get some."""
+        limit = self.clock() + self.left_ms() * fraction / 1000.0
+        clock = self.clock
+        return lambda: clock() >= limit
+
+    def note(self, part: str, why: str) -> None:
+        self.unfinished[part] = why
+
+    def report(self) -> dict[str, Any]:
+        return {
+            "budget_ms": self.budget_ms,
+            "elapsed_ms": round((self.clock() - self.start) * 1000.0, 3),
+            "unfinished": dict(self.unfinished),
+        }
+
+
+def _root(board: Board, last: Any, result: SearchResult) -> list[dict[str, Any]]:
+    """One entry per direction: legal or not, the value at the deepest completed depth, exact or an upper bound."""
+    legal = [child != board for child in afterstates(board)]
+    values = {index: (value, exact) for index, value, exact in (last.root if last is not None else ())}
+    out = []
+    for index, direction in enumerate(DIRECTIONS):
+        value, exact = values.get(index, (None, False))
+        out.append(
+            {
+                "move": direction.value,
+                "legal": legal[index],
+                "value": value,
+                "text": value_text(value),
+                "exact": bool(exact) if value is not None else False,
+                "bound": None if value is None or exact else "upper",
+                "source": None if value is None else "search",
+                "chosen": result.move is not None and direction == result.move,
+            }
+        )
+    return out
+
+
+def _iteration(it: Any) -> dict[str, Any]:
+    return {
+        "depth": it.depth,
+        "completed": it.completed,
+        "move": DIRECTIONS[it.move_index].value if it.completed else None,
+        "value": it.value if it.completed else None,
+        "text": value_text(it.value) if it.completed else "-",
+        "nodes": it.nodes,
+        "cutoffs": it.cutoffs,
+        "table_hits": it.table_hits,
+        "elapsed_ms": round(it.elapsed_ms, 3),
+    }
+
+
+def _placement_label(cell: int, rank: int) -> str:
+    row, column = divmod(cell, 4)
+    return f"{TILES.get(rank, 1 << rank)} at row {row + 1}, column {column + 1}"
+
+
+def _placements(board: Board, index: int, reduced: bool) -> dict[str, Any]:
+    """The heat map of the computer's reply to move ``index``: each placement's annoyance, the kept ones marked."""
+    after = afterstates(board)[index]
+    scored = scored_placements(after)
+    cells = [
+        {
+            "cell": cell,
+            "row": cell // 4,
+            "column": cell % 4,
+            "tile": TILES[rank],
+            "annoyance": score,
+            "kept": kept,
+            "label": _placement_label(cell, rank),
+        }
+        for cell, rank, score, kept in scored
+    ]
+    return {
+        "move": DIRECTIONS[index].value,
+        "rows": to_rows(after),
+        "cells": cells,
+        "kept": sum(1 for c in cells if c["kept"]),
+        "possible": len(cells),
+        "reduction_used": reduced,
+    }
+
+
+def _ply(kind: str, label: str, board: Board, remaining: int, **extra: Any) -> dict[str, Any]:
+    return {"kind": kind, "label": label, "rows": to_rows(board), "remaining": remaining, **extra}
+
+
+class _AlphaBeta:
+    """Reads a finished alpha-beta search's warm tree: exact root values, the principal variation, pruning."""
+
+    def __init__(
+        self, board: Board, evaluate: Evaluator, deadline: Deadline, trace: Trace, depth: int, analysis: _Analysis
+    ) -> None:
+        self.board = board
+        self.evaluate = evaluate
+        self.deadline = deadline
+        self.tree = trace.tree
+        self.win_possible = trace.win_possible
+        self.depth = depth
+        self.analysis = analysis
+        # From now on the search's own deadline is the analysis's: the tree reads it every few nodes.
+        deadline.limit = analysis.limit
+        self.tree.start_clock()
+
+    def move_value(self, child: Board, remaining: int, alpha: float, beta: float) -> float:
+        """The fail-hard value of the board after a player move with ``remaining`` moves counting that one."""
+        if self.win_possible and has_win_tile(child):
+            value = alphabeta.WIN_SCORE + remaining
+        elif remaining == 1:
+            value = self.evaluate(child)
+        else:
+            return self.tree.computer(child, remaining - 1, alpha, beta)
+        return alpha if value <= alpha else beta if value >= beta else value
+
+    def exact_root(self, root: list[dict[str, Any]]) -> None:
+        """Search each move known only by a bound again with a full window, while the budget lasts."""
+        children = afterstates(self.board)
+        for index, entry in enumerate(root):
+            if entry["value"] is None or entry["exact"]:
+                continue
+            try:
+                value = self.move_value(children[index], self.depth, -inf, inf)
+            except TimeUp:
+                self.analysis.note("exact_root", "the budget ran out: some moves keep their bound")
+                return
+            entry.update(value=value, text=value_text(value), exact=True, bound=None, source="exact_root")
+
+    def principal_variation(self, index: int, value: float) -> dict[str, Any]:
+        """The line the search expects: at each node the child whose exact value is the node's value.
+
+        A child is tested with the window just around ``value`` (the fail-hard
+        search returns ``value`` itself only if that is the child's exact
+        value); the warm transposition table makes each test cheap.
+        """
+        low, high = nextafter(value, -inf), nextafter(value, inf)
+        plies: list[dict[str, Any]] = []
+        board = afterstates(self.board)[index]
+        remaining = self.depth
+        plies.append(_ply("move", DIRECTIONS[index].value, board, remaining - 1, move=DIRECTIONS[index].value))
+        end = "horizon"
+        placements = make_placements()
+        try:
+            while True:
+                if self.win_possible and has_win_tile(board):
+                    end = "win"
+                    break
+                if remaining == 1:
+                    break
+                remaining -= 1
+                placed = next(
+                    (p for p in placements(board) if self.tree.player(p, remaining, low, high) == value), None
+                )
+                if placed is None:
+                    end = "not found"
+                    break
+                cell = ((placed ^ board).bit_length() - 1) // 4
+                rank = (placed >> (4 * cell)) & 0xF
+                plies.append(
+                    _ply("place", _placement_label(cell, rank), placed, remaining, cell=cell, tile=TILES[rank])
+                )
+                kids = [(i, child) for i, child in enumerate(afterstates(placed)) if child != placed]
+                if not kids:
+                    end = "loss"
+                    break
+                hint = next(
+                    ((i, child) for i, child in kids if self.move_value(child, remaining, low, high) == value), None
+                )
+                if hint is None:
+                    end = "not found"
+                    break
+                i, board = hint
+                plies.append(_ply("move", DIRECTIONS[i].value, board, remaining - 1, move=DIRECTIONS[i].value))
+        except TimeUp:
+            end = "budget"
+            self.analysis.note("pv", "the budget ran out before the end of the line")
+        complete = end in ("horizon", "win", "loss")
+        return {"value": value, "text": value_text(value), "plies": plies, "end": end, "complete": complete}
+
+    def pruning(self, searched: list[Any]) -> dict[str, Any]:
+        """Nodes searched beside a plain minimax's at the deepest depth, and what the table and the ordering saved.
+
+        The minimax tree is counted exactly where the budget allows and
+        extrapolated beyond (marked so).  The table and the ordering are
+        judged by the same deepening with one of them off, compared at the
+        deepest depth that search completed in its share of the budget.
+        """
+        depth = self.depth
+        out: dict[str, Any] = {
+            "depth": depth,
+            "search_nodes": searched[-1].nodes,
+            "search_nodes_all_depths": sum(it.nodes for it in searched),
+            "minimax_nodes": None,
+            "minimax_exact": False,
+            "minimax_counted_depth": 0,
+        }
+        # The budget left is shared: half to counting the minimax tree, then half of the rest to each comparison.
+        counts = _minimax_counts(self.board, depth, self.win_possible, self.analysis.share(0.5))
+        counted = len(counts)
+        out["minimax_counted_depth"] = counted
+        if counted == depth:
+            out["minimax_nodes"], out["minimax_exact"] = counts[-1], True
+        elif counted >= 2 and counts[-2] > 0:
+            growth = counts[-1] / counts[-2]
+            out["minimax_nodes"] = round(counts[-1] * growth ** (depth - counted))
+            self.analysis.note("minimax", f"counted exactly to depth {counted}; deeper is extrapolated")
+        else:
+            self.analysis.note("minimax", "the budget ran out before two depths were counted")
+        with_both = [0]
+        for it in searched:
+            with_both.append(with_both[-1] + it.nodes)
+        out["without_table"] = self._compare(with_both, 0.5, "table", transposition=False)
+        out["without_ordering"] = self._compare(with_both, 1.0, "ordering", ordering=False)
+        return out
+
+    def _compare(self, with_both: list[int], fraction: float, name: str, **switch: bool) -> dict[str, int] | None:
+        """The deepening 1, 2, ... with one aid off, in ``fraction`` of the time left, beside the search's own nodes.
+
+        ``with_both[k]`` is the search's nodes over depths 1..k; the answer
+        compares at the deepest depth the switched-off search completed.
+        """
+        deadline = Deadline(self.analysis.left_ms() * fraction, self.analysis.clock)
+        switches = alphabeta._Switches(
+            switch.get("transposition", True), switch.get("ordering", True), False, False, False
+        )
+        trace = Trace()
+        alphabeta._deepen(self.board, self.evaluate, deadline, self.depth, switches, trace, stop_at_deadline=True)
+        done = [it for it in trace.iterations if it.completed]
+        if not done:
+            self.analysis.note(f"without_{name}", "no budget left")
+            return None
+        depth = done[-1].depth
+        if depth < self.depth:
+            self.analysis.note(f"without_{name}", f"compared at depth {depth}, the deepest its budget allowed")
+        return {"depth": depth, "with": with_both[depth], "without": sum(it.nodes for it in done)}
+
+
+def _minimax_counts(board: Board, depth: int, win_possible: bool, expired: Callable[[], bool]) -> list[int]:
+    """Nodes a plain minimax visits on the reduced tree at depths 1, 2, ... (as many as the budget allows).
+
+    Nodes are counted as alpha-beta counts them: each legal player move and
+    each kept placement.  A subtree's count depends only on its board and
+    remaining depth, so it is memoised: the tree is counted, not walked.
+    """
+    placements = make_placements()
+    player_memo: dict[tuple[Board, int], int] = {}
+    computer_memo: dict[tuple[Board, int], int] = {}
+    countdown = [MINIMAX_CHECK_EVERY]
+
+    def moves(node: Board, remaining: int) -> int:
+        """Nodes below a max node (``remaining`` ≥ 1 moves to go)."""
+        key = (node, remaining)
+        found = player_memo.get(key)
+        if found is not None:
+            return found
+        countdown[0] -= 1
+        if not countdown[0]:
+            countdown[0] = MINIMAX_CHECK_EVERY
+            if expired():
+                raise TimeUp
+        total = 0
+        for child in afterstates(node):
+            if child == node:
+                continue
+            total += 1
+            if remaining > 1 and not (win_possible and has_win_tile(child)):
+                total += replies(child, remaining - 1)
+        player_memo[key] = total
+        return total
+
+    def replies(node: Board, remaining: int) -> int:
+        key = (node, remaining)
+        found = computer_memo.get(key)
+        if found is None:
+            found = computer_memo[key] = sum(1 + moves(placed, remaining) for placed in placements(node))
+        return found
+
+    counts: list[int] = []
+    try:
+        for d in range(1, depth + 1):
+            counts.append(moves(board, d))
+    except TimeUp:
+        pass
+    return counts
+
+
+def _expectimax_pv(
+    board: Board, searcher: Any, depth: int, index: int, evaluate: Evaluator, analysis: _Analysis
+) -> dict[str, Any]:
+    """The chosen move, then the worst 2 the game is likely to place and the best move after it, to the horizon.
+
+    Expectimax averages over the tiles, so no single line is "expected"; this
+    one follows the most likely kind of tile (a 2) where it hurts most.  Values
+    come from the search's warm caches (``searcher.player`` at the path's
+    probability, as the search reached it).
+    """
+    plies: list[dict[str, Any]] = []
+    node = afterstates(board)[index]
+    remaining = depth - 1
+    prob = 1.0
+    plies.append(_ply("move", DIRECTIONS[index].value, node, remaining, move=DIRECTIONS[index].value))
+    end = "horizon"
+    lost = float(getattr(evaluate, "lost_value", expectimax.DEFAULT_LOST_VALUE))
+    while remaining >= 1:
+        if analysis.expired():
+            end = "budget"
+            analysis.note("pv", "the budget ran out before the end of the line")
+            break
+        try:
+            node, remaining, prob, end = _expectimax_ply(node, remaining, prob, searcher, evaluate, lost, plies)
+        except TimeUp:
+            end = "budget"
+            analysis.note("pv", "the budget ran out before the end of the line")
+        if end != "horizon":
+            break
+    return {"value": None, "text": "-", "plies": plies, "end": end, "complete": end == "horizon"}
+
+
+def _expectimax_ply(
+    node: Board, remaining: int, prob: float, searcher: Any, evaluate: Evaluator, lost: float, plies: list
+) -> tuple[Board, int, float, str]:
+    """One placement and one move of ``_expectimax_pv``: (the board after them, moves left, probability, end)."""
+    empties = [cell for cell in range(16) if not (node >> (4 * cell)) & 0xF]
+    if not empties:
+        return node, remaining, prob, "not found"
+    prob2 = prob * expectimax.TWO_PROBABILITY / len(empties)
+    value, cell = min((searcher.player(node | (1 << (4 * cell)), remaining, prob2), cell) for cell in empties)
+    placed = node | (1 << (4 * cell))
+    plies.append(_ply("place", _placement_label(cell, 1), placed, remaining, cell=cell, tile=2, value=value))
+    if value == lost:
+        return placed, remaining, prob2, "loss"
+    best = None
+    for i, child in enumerate(afterstates(placed)):
+        if child == placed:
+            continue
+        v = searcher.chance(child, remaining - 1, prob2) if remaining > 1 else evaluate(child)
+        if best is None or v > best[0]:
+            best = (v, i, child)
+    assert best is not None  # a board with a legal move: its value is not the lost value
+    _, i, after = best
+    plies.append(_ply("move", DIRECTIONS[i].value, after, remaining - 1, move=DIRECTIONS[i].value))
+    return after, remaining - 1, prob2, "horizon"
+
+
+__all__ = ["DEFAULT_ANALYSIS_MS", "explain", "explain_decision", "value_text"]

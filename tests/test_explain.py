@@ -1,0 +1,210 @@
+"""``search.explain``: what it calls exact is the plain minimax's value, its bounds hold, its line is one line.
+
+Each claim is held against ``game2048.reference`` (which shares nothing with
+the search but the rules of the tree) on 200+ positions from seeded games at
+depths 1–3, and the explanation's decision against ``best_move``'s.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+
+import pytest
+from strategies import game_positions
+
+from game2048 import board as B
+from game2048 import reference
+from game2048.evaluation import presets
+from game2048.search import best_move, explain
+from game2048.search.alphabeta import WIN_SCORE
+from game2048.search.placements import make_placements
+
+DEPTHS = (1, 2, 3)
+NO_LIMIT_MS = 600_000.0
+CLASSIC = presets.get("classic").make()
+
+
+@lru_cache(maxsize=None)
+def reference_values(board: int, depth: int) -> dict[str, float]:
+    return {d.value: v for d, v in reference.root_values(board, depth, CLASSIC).items()}
+
+
+def playable() -> list[int]:
+    return [board for board in game_positions() if B.legal_moves(board)]
+
+
+def root_by_move(explanation: dict) -> dict[str, dict]:
+    return {entry["move"]: entry for entry in explanation["root"]}
+
+
+@pytest.mark.parametrize("depth", DEPTHS)
+def test_exact_values_are_the_minimax_values_and_bounds_hold(depth: int) -> None:
+    positions = game_positions()
+    assert len(positions) >= 200
+    bounds = 0
+    for board in positions:
+        explanation = explain(board, depth=depth, rescue=False, analysis_ms=0)
+        expected = reference_values(board, depth)
+        root = root_by_move(explanation)
+        assert {m for m, e in root.items() if e["legal"]} == set(expected), hex(board)
+        for move, entry in root.items():
+            if not entry["legal"]:
+                assert entry["value"] is None
+                continue
+            if entry["exact"]:
+                assert entry["value"] == expected[move], (hex(board), depth, move)
+            else:
+                bounds += 1
+                assert entry["bound"] == "upper"
+                assert entry["value"] >= expected[move], (hex(board), depth, move)
+        chosen = [m for m, e in root.items() if e["chosen"]]
+        assert chosen == [] if not expected else expected[chosen[0]] == max(expected.values())
+    if depth > 1:
+        assert bounds > 0  # alpha-beta proved some moves worse without their exact values
+
+
+@pytest.mark.parametrize("depth", DEPTHS)
+def test_exact_root_gives_every_legal_move_its_minimax_value(depth: int) -> None:
+    for board in game_positions():
+        explanation = explain(board, depth=depth, rescue=False, exact_root=True, analysis_ms=NO_LIMIT_MS)
+        expected = reference_values(board, depth)
+        root = root_by_move(explanation)
+        for move, value in expected.items():
+            assert root[move]["exact"] and root[move]["value"] == value, (hex(board), depth, move)
+        assert "exact_root" not in explanation["analysis"]["unfinished"]
+
+
+@pytest.mark.parametrize("depth", (2, 3, 5))
+def test_the_decision_is_best_moves_and_the_iterations_add_up(depth: int) -> None:
+    for board in game_positions()[::7]:
+        if not B.legal_moves(board):
+            continue
+        explanation = explain(board, depth=depth, rescue=False, analysis_ms=0)
+        result = best_move(board, depth=depth, rescue=False)
+        decision = explanation["decision"]
+        assert (decision["move"], decision["depth"], decision["score"], decision["nodes"]) == (
+            result.move.value,
+            result.depth,
+            result.score,
+            result.nodes,
+        )
+        iterations = explanation["iterations"]
+        assert [it["depth"] for it in iterations] == list(range(1, result.depth + 1))
+        assert all(it["completed"] for it in iterations)
+        assert sum(it["nodes"] for it in iterations) == result.nodes
+        assert iterations[-1]["value"] == result.score
+
+
+def _follow(board: int, plies: list[dict]) -> int:
+    """The board at the end of the line, checking each ply is legal from the one before."""
+    for ply in plies:
+        after = B.from_rows(ply["rows"])
+        if ply["kind"] == "move":
+            assert B.move(board, ply["move"])[0] == after != board
+        else:
+            assert B.empty_cells(board) and after == B.place(board, ply["cell"], {2: 1, 4: 2}[ply["tile"]])
+            assert ply["label"].startswith(f"{ply['tile']} at row {ply['cell'] // 4 + 1}, column {ply['cell'] % 4 + 1}")
+        board = after
+    return board
+
+
+@pytest.mark.parametrize("depth", (2, 3, 4, 6))
+def test_the_principal_variation_is_a_line_that_reaches_the_root_value(depth: int) -> None:
+    for board in playable()[::5]:
+        explanation = explain(board, depth=depth, rescue=False, analysis_ms=NO_LIMIT_MS)
+        pv = explanation["pv"]
+        assert pv["complete"], (hex(board), pv["end"])
+        plies = pv["plies"]
+        assert plies[0]["move"] == explanation["decision"]["move"]
+        leaf = _follow(board, plies)
+        if pv["end"] == "horizon":
+            assert len(plies) == 2 * depth - 1
+            assert CLASSIC(leaf) == pv["value"] == explanation["decision"]["score"]
+        elif pv["end"] == "win":
+            assert B.max_rank(leaf) >= B.WIN_RANK and pv["value"] >= WIN_SCORE
+        else:
+            assert pv["end"] == "loss" and not B.legal_moves(leaf) and pv["value"] <= -WIN_SCORE
+        # Each placement on the line is one the reduction keeps.
+        for before, ply in zip(plies, plies[1:]):
+            if ply["kind"] == "place":
+                assert B.from_rows(ply["rows"]) in make_placements()(B.from_rows(before["rows"]))
+
+
+def test_the_heat_map_scores_every_placement_and_marks_the_kept_ones() -> None:
+    for board in playable()[::11]:
+        explanation = explain(board, depth=2, analysis_ms=0)
+        heat = explanation["placements"]
+        after = B.from_rows(heat["rows"])
+        assert after == B.move(board, explanation["decision"]["move"])[0]
+        assert heat["possible"] == 2 * len(B.empty_cells(after)) == len(heat["cells"])
+        kept = sorted(B.place(after, c["cell"], {2: 1, 4: 2}[c["tile"]]) for c in heat["cells"] if c["kept"])
+        assert kept == sorted(reference.placements(after)) and heat["kept"] == len(kept)
+        for cell in heat["cells"]:
+            child = B.place(after, cell["cell"], {2: 1, 4: 2}[cell["tile"]])
+            assert cell["annoyance"] == reference.annoyance(child)
+
+
+def _minimax_nodes(board: int, depth: int) -> int:
+    """Nodes of the reduced tree, walked one by one (each player move and each kept placement)."""
+    win_possible = B.max_rank(board) < B.WIN_RANK
+
+    def below_player(node: int, remaining: int) -> int:
+        total = 0
+        for direction in B.DIRECTIONS:
+            child = B.move(node, direction)[0]
+            if child == node:
+                continue
+            total += 1
+            if remaining > 1 and not (win_possible and B.max_rank(child) >= B.WIN_RANK):
+                total += sum(1 + below_player(p, remaining - 1) for p in reference.placements(child))
+        return total
+
+    return below_player(board, depth)
+
+
+def test_the_minimax_count_is_the_tree_walked_node_by_node() -> None:
+    for board in game_positions()[::20]:
+        for depth in (1, 2, 3):
+            pruning = explain(board, depth=depth, rescue=False, analysis_ms=NO_LIMIT_MS)["pruning"]
+            assert pruning["minimax_exact"] and pruning["minimax_nodes"] == _minimax_nodes(board, depth)
+            assert pruning["search_nodes"] <= pruning["minimax_nodes"]
+            for key in ("without_table", "without_ordering"):
+                assert pruning[key]["depth"] == depth and pruning[key]["with"] == pruning["search_nodes_all_depths"]
+
+
+def test_expectimax_explains_its_own_values() -> None:
+    for board in playable()[::15]:
+        explanation = explain(board, depth=3, algorithm="expectimax", analysis_ms=NO_LIMIT_MS)
+        result = best_move(board, depth=3, algorithm="expectimax")
+        root = [e for e in explanation["root"] if e["legal"]]
+        assert all(e["exact"] for e in root)
+        chosen = next(e for e in root if e["chosen"])
+        assert chosen["move"] == result.move.value and chosen["value"] == result.score == max(e["value"] for e in root)
+        assert explanation["pruning"] is None
+        pv = explanation["pv"]
+        _follow(board, pv["plies"])
+        assert pv["end"] in ("horizon", "loss")
+
+
+def test_a_lost_board_is_explained_as_lost() -> None:
+    lost = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    explanation = explain(lost, think_ms=10)
+    assert explanation["decision"]["move"] is None
+    assert not any(e["legal"] for e in explanation["root"])
+    assert explanation["pv"] is None and explanation["iterations"] == []
+
+
+def test_the_explanation_is_json_and_refuses_what_it_cannot_explain() -> None:
+    board = game_positions()[30]
+    text = json.dumps(explain(board, think_ms=20, exact_root=True, analysis_ms=50), allow_nan=False)
+    assert json.loads(text)["rows"] == B.to_rows(board)
+    with pytest.raises(ValueError, match="late-move reductions"):
+        from game2048.search.explanation import explain_decision
+        from game2048.search.options import SearchOptions
+
+        explain_decision(board, SearchOptions(reductions=True))
+    with pytest.raises(ValueError, match="analysis_ms"):
+        explain(board, analysis_ms=-1)
+    with pytest.raises(ValueError, match="algorithm"):
+        explain(board, algorithm="mcts")
