@@ -18,8 +18,8 @@ def think(**request) -> dict:
     return json.loads(ai_worker.think(json.dumps(request)))
 
 
-def test_exports_the_three_functions() -> None:
-    assert ai_worker.__export__ == ["think", "presets", "ready"]
+def test_exports_the_page_functions() -> None:
+    assert ai_worker.__export__ == ["think", "explain", "trace", "presets", "ready"]
 
 
 def test_ready_builds_the_tables_and_says_ok() -> None:
@@ -98,3 +98,80 @@ def test_presets_lists_every_preset_with_its_weights() -> None:
     classic = next(p for p in listed if p["name"] == "classic")
     assert classic["default_weights"] == {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0}
     assert all(p["description"] for p in listed)
+
+
+def trace(**request) -> dict:
+    return json.loads(ai_worker.trace(json.dumps(request)))
+
+
+def test_trace_answers_the_asked_walk_and_the_counts_of_all_four() -> None:
+    from game2048.search import stepwise
+
+    answer = trace(rows=ROWS, depth=2, algorithm="expectimax", ordering=False, pruning=True, id=9)
+    board = B.from_rows(ROWS)
+    expected = stepwise.variants(board, 2, stepwise.evaluator(), ordering=False, pruning=True)
+    assert answer == {**json.loads(json.dumps(expected)), "preset": "classic", "ok": True, "id": 9}
+    assert (answer["trace"]["ordering"], answer["trace"]["pruning"]) == (False, True)
+    leaves = {(v["ordering"], v["pruning"]): v["leaves"] for v in answer["variants"]}
+    assert leaves[True, True] <= leaves[True, False] and leaves[False, True] <= leaves[False, False]
+
+
+def test_trace_defaults_to_depth_2_with_ordering_and_pruning_and_reads_preset_and_weights() -> None:
+    answer = trace(rows=ROWS, preset="snake", weights={"empty": 5})
+    assert answer["ok"] is True and answer["preset"] == "snake"
+    walk = answer["trace"]
+    assert (walk["depth"], walk["ordering"], walk["pruning"]) == (2, True, True)
+    assert walk["steps"][0]["event"] == "enter" and walk["steps"][-1]["event"] == "return"
+
+
+@pytest.mark.parametrize(
+    "request_json, message",
+    [
+        ("not json", "the request is not JSON"),
+        ('{"depth": 2}', "the request has no 'rows'"),
+        (json.dumps({"rows": ROWS, "depth": 4}), "depth 2 or 3"),
+        (json.dumps({"rows": ROWS, "pruning": "no"}), "pruning is true or false"),
+        (json.dumps({"rows": ROWS, "preset": "mine"}), "unknown preset 'mine'"),
+        (json.dumps({"rows": ROWS, "think_ms": 5}), "unknown request field(s) ['think_ms']"),
+    ],
+)
+def test_a_bad_trace_request_is_answered_with_a_message(request_json: str, message: str) -> None:
+    answer = json.loads(ai_worker.trace(request_json))
+    assert answer["ok"] is False and message in answer["error"]
+
+
+def test_a_failing_trace_is_a_message_not_an_exception(monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("no tree")
+
+    monkeypatch.setattr(ai_worker.stepwise, "variants", broken)
+    assert trace(rows=ROWS, id="t") == {"ok": False, "error": "the AI failed: RuntimeError: no tree", "id": "t"}
+
+
+def test_explain_answers_the_decision_and_its_explanation() -> None:
+    rows = [[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]]
+    request = {"rows": rows, "depth": 3, "exact_root": True, "analysis_ms": 5000, "id": 9}
+    answer = json.loads(ai_worker.explain(json.dumps(request)))
+    assert answer["ok"] and answer["id"] == 9
+    thought = json.loads(ai_worker.think(json.dumps({"rows": rows, "depth": 3})))
+    assert (answer["move"], answer["score"], answer["depth"]) == (thought["move"], thought["score"], thought["depth"])
+    explanation = answer["explanation"]
+    assert explanation["rows"] == rows
+    assert all(entry["exact"] for entry in explanation["root"] if entry["legal"])
+    assert [ply["kind"] for ply in explanation["pv"]["plies"]][:3] == ["move", "place", "move"]
+
+
+@pytest.mark.parametrize(
+    ("request_fields", "message"),
+    [
+        ({"exact_root": "yes"}, "exact_root is true or false"),
+        ({"analysis_ms": -5}, "analysis_ms"),
+        ({"rows": [[2, 4]]}, "row"),
+        ({"depth": 0}, "depth"),
+        ({"verbose": True}, "unknown request field"),
+    ],
+)
+def test_explain_refuses_a_bad_request_with_a_message(request_fields: dict, message: str) -> None:
+    request = {"rows": [[0, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 2, 0]], **request_fields}
+    answer = json.loads(ai_worker.explain(json.dumps(request)))
+    assert answer["ok"] is False and message in answer["error"]

@@ -9,7 +9,8 @@ from strategies import boards
 from game2048 import board as B
 from game2048.board import Direction
 from game2048.search import best_move
-from game2048.search.alphabeta import WIN_SCORE, has_win_tile
+from game2048.search.alphabeta import has_win_tile
+from game2048.values import WIN_SCORE
 
 LOST = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
 

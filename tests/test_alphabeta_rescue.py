@@ -15,8 +15,8 @@ from game2048 import board as B
 from game2048 import reference
 from game2048.evaluation import presets
 from game2048.search import alphabeta, best_move
-from game2048.search.alphabeta import WIN_SCORE
 from game2048.search.clock import Deadline
+from game2048.values import WIN_SCORE
 
 EVALUATE = presets.get("classic").make()
 LOST_AT_5 = B.from_rows([[2, 32, 128, 1024], [2, 64, 256, 512], [2, 8, 128, 64], [4, 8, 4, 2]])

@@ -100,6 +100,15 @@ def test_cpython_only_run_prints_the_table(capsys: pytest.CaptureFixture[str]) -
     assert searches == len(POSITIONS)
 
 
+def test_explain_adds_a_column_of_the_same_searches_explained(capsys: pytest.CaptureFixture[str]) -> None:
+    assert bench.main(["--cpython-only", "--explain", "--think-ms", "5", "--repeat", "1", "--warmup", "0"]) == 0
+    out = capsys.readouterr().out
+    header = next(line for line in out.splitlines() if line.split() == ["CPython", "explained"])
+    assert header
+    searches = next(line for line in out.splitlines() if line.startswith("searches"))
+    assert searches.split()[1:] == [str(len(POSITIONS))] * 2
+
+
 def test_bad_options_are_refused() -> None:
     with pytest.raises(SystemExit):
         bench.main(["--think-ms", "0", "--cpython-only"])

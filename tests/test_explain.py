@@ -8,7 +8,7 @@ depths 1–3, and the explanation's decision against ``best_move``'s.
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from strategies import game_positions
@@ -17,15 +17,15 @@ from game2048 import board as B
 from game2048 import reference
 from game2048.evaluation import presets
 from game2048.search import best_move, explain
-from game2048.search.alphabeta import WIN_SCORE
 from game2048.search.placements import make_placements
+from game2048.values import WIN_SCORE
 
 DEPTHS = (1, 2, 3)
 NO_LIMIT_MS = 600_000.0
 CLASSIC = presets.get("classic").make()
 
 
-@lru_cache(maxsize=None)
+@cache
 def reference_values(board: int, depth: int) -> dict[str, float]:
     return {d.value: v for d, v in reference.root_values(board, depth, CLASSIC).items()}
 

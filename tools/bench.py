@@ -8,7 +8,10 @@ first in this CPython, then in Chromium through the page's own AI worker
 side by side: completed depth (median, p10), nodes per second (median over
 searches), the search's own think time (p50, p99, max) and the caller's round
 trip (wall time around the call; in the browser it includes the trip to the
-worker and back).  ``--cpython-only`` skips the browser.
+worker and back).  ``--cpython-only`` skips the browser.  ``--explain``
+adds a CPython column, "explained", for the worker's ``explain`` (the search explorer
+open): the same searches with their explanation, whose think time must stay
+within the budget (the round trip adds the explanation's own time).
 
 Timings on a shared machine are noisy: each position is searched ``--repeat``
 times (default 3), and the node counts and depths are printed beside the
@@ -105,19 +108,29 @@ def warmup_requests(
 
 
 def run_cpython(
-    positions: Sequence[BenchPosition], think_ms: float, repeat: int, algorithm: str, warmup: int = 0
+    positions: Sequence[BenchPosition],
+    think_ms: float,
+    repeat: int,
+    algorithm: str,
+    warmup: int = 0,
+    explain: bool = False,
 ) -> list[Sample]:
-    """Every request through the worker module itself, in this process (same code path as the page's worker)."""
+    """Every request through the worker module itself, in this process (same code path as the page's worker).
+
+    ``explain`` sends each request to the worker's ``explain`` (the page's explorer open) instead of ``think``.
+    """
     from app import ai_worker
 
     ai_worker.ready()
+    extra: dict[str, Any] = {"analysis_ms": think_ms} if explain else {}
+    call = ai_worker.explain if explain else ai_worker.think
     for request in warmup_requests(positions, think_ms, warmup, algorithm):
-        ai_worker.think(json.dumps(request))
+        call(json.dumps({**request, **extra}))
     samples = []
     searched = [p for p in positions for _ in range(repeat)]
     for position, request in zip(searched, requests_for(positions, think_ms, repeat, algorithm)):
         started = time.perf_counter()
-        answer = json.loads(ai_worker.think(json.dumps(request)))
+        answer = json.loads(call(json.dumps({**request, **extra})))
         samples.append(sample_from_answer(position, answer, (time.perf_counter() - started) * 1000.0))
     return samples
 
@@ -192,6 +205,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--algorithm", default="alphabeta", choices=["alphabeta", "expectimax"])
     parser.add_argument("--cpython-only", action="store_true", help="skip the Chromium run")
+    parser.add_argument(
+        "--explain", action="store_true", help="also run CPython through the worker's explain (the explorer open)"
+    )
     parser.add_argument("--json", type=Path, help="also write every sample and the summaries to this JSON file")
     args = parser.parse_args(argv)
     if args.think_ms <= 0 or args.repeat < 1 or args.warmup < 0:
@@ -206,6 +222,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     runs: dict[str, list[Sample]] = {}
     runs["CPython"] = run_cpython(positions, args.think_ms, args.repeat, args.algorithm, args.warmup)
     print(f"CPython {sys.version.split()[0]} done", flush=True)
+    if args.explain:
+        runs["explained"] = run_cpython(
+            positions, args.think_ms, args.repeat, args.algorithm, args.warmup, explain=True
+        )
+        print("CPython with the explanation done", flush=True)
     if not args.cpython_only:
         runs["Chromium"] = run_chromium(positions, args.think_ms, args.repeat, args.algorithm, args.warmup)
         print("Chromium (Pyodide worker) done", flush=True)

@@ -32,7 +32,7 @@ GAME_STILL_WORKS = "The game still works; reload the page to try again."
 
 
 class AiClient:
-    """Talks JSON to the worker's exported ``think``, ``presets`` and ``ready``."""
+    """Talks JSON to the worker: ``think``, ``explain`` and any other export by ``call``; ``presets``, ``ready``."""
 
     def __init__(self, start_worker: Callable[[int], Any], start_timeout_s: float = START_TIMEOUT_S) -> None:
         self.start_worker = start_worker
@@ -97,12 +97,26 @@ class AiClient:
 
     async def think(self, request: dict[str, Any]) -> dict[str, Any]:
         """One decision; always a dict with ``ok``; never raises."""
+        return _known_move(await self.call("think", request, float(request.get("think_ms") or 100)))
+
+    async def explain(self, request: dict[str, Any]) -> dict[str, Any]:
+        """One decision with its explanation (the worker's ``explain``): its think time plus ``analysis_ms``."""
+        budget_ms = float(request.get("think_ms") or 100) + float(request.get("analysis_ms") or 0)
+        return _known_move(await self.call("explain", request, budget_ms))
+
+    async def call(self, function: str, request: dict[str, Any], budget_ms: float) -> dict[str, Any]:
+        """The worker's exported ``function`` on ``request`` (JSON both ways); always a dict with ``ok``.
+
+        ``budget_ms`` is the time the worker was asked to take: the call is
+        given up, and the worker marked for a restart, after
+        ``TIMEOUT_FACTOR`` times that plus ``TIMEOUT_SLACK_S``.
+        """
         if not self.ready:
             return {"ok": False, "error": self.error or "the AI is not ready yet"}
-        budget_s = float(request.get("think_ms") or 100) / 1000.0
-        timeout = budget_s * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
+        timeout = budget_ms / 1000.0 * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
         try:
-            raw = await asyncio.wait_for(_awaitable(self.worker.think(json.dumps(request))), timeout)
+            exported = getattr(self.worker, function)
+            raw = await asyncio.wait_for(_awaitable(exported(json.dumps(request))), timeout)
         except TimeoutError:
             self.needs_restart = True
             return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}
@@ -115,9 +129,14 @@ class AiClient:
             return {"ok": False, "error": f"the AI answered something unreadable: {str(raw)[:80]!r}"}
         if not isinstance(answer, dict) or "ok" not in answer:
             return {"ok": False, "error": "the AI's answer has no 'ok' field"}
-        if answer["ok"] and answer.get("move") not in ("up", "right", "down", "left", None):
-            return {"ok": False, "error": f"the AI answered an unknown move {answer.get('move')!r}"}
         return answer
+
+
+def _known_move(answer: dict[str, Any]) -> dict[str, Any]:
+    """The answer, or a failure if it names a move the page does not know."""
+    if answer["ok"] and answer.get("move") not in ("up", "right", "down", "left", None):
+        return {"ok": False, "error": f"the AI answered an unknown move {answer.get('move')!r}"}
+    return answer
 
 
 async def _awaitable(value: Any) -> Any:

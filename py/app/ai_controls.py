@@ -63,7 +63,10 @@ class AiControls:
         self.thinking = False
         self.pending: str | None = None  # "hint" or "step", asked for while busy
         self.decisions = 0
+        self.explorer: Any = None  # app.explorer.Explorer, set by main: explains decisions while it is open
+        self.on_connected: list[Callable[[], None]] = []  # other users of the worker, told when it is up or not
         self._run = 0  # autoplay generation: a stopped loop never plays again
+        self._held = 0  # hold generation: a hint or step asked before ``hold`` is not shown or played
         self._tasks: set[asyncio.Future[Any]] = set()
         el = document.getElementById
         self.hint_button = el("ai-hint")
@@ -114,7 +117,17 @@ class AiControls:
         }[action]
 
     async def connect(self, restart: bool = False) -> None:
-        """Start the worker (or a new one); enable the controls, or show why the AI is unavailable."""
+        """Start the worker (or a new one); enable the controls, or show why the AI is unavailable.
+
+        ``on_connected`` callbacks run after, whatever the outcome.
+        """
+        try:
+            await self._connect(restart)
+        finally:
+            for callback in self.on_connected:
+                callback()
+
+    async def _connect(self, restart: bool) -> None:
         self._update_buttons()
         if not await (self.client.restart() if restart else self.client.connect()):
             self.pending = None
@@ -209,13 +222,34 @@ class AiControls:
         self._set_status(status)
         self._update_buttons()
 
+    def hold(self, status: str = "Autoplay stopped.") -> None:
+        """Stop autoplay, forget a hint or step asked for, and drop any decision still being thought.
+
+        For the position editor: nothing the AI decided about the board before
+        it was edited may show up or play after.
+        """
+        self.stop_autoplay(status)
+        self.pending = None
+        self._held += 1
+        self.view.hide_hint()
+
     # -- deciding -----------------------------------------------------------------------------
 
     async def _ask(self) -> tuple[dict[str, Any], int, Any]:
-        """One decision on the current board: (answer, board it was asked for, game it belongs to)."""
+        """One decision on the current board: (answer, board it was asked for, game it belongs to).
+
+        With the explorer open, the decision comes with its explanation, which the explorer draws.
+        """
         game = self.session.game
         board = game.board
-        answer = await self.client.think(self.settings.request(to_rows(board)))
+        request = self.settings.request(to_rows(board))
+        explorer = self.explorer
+        if explorer is not None and explorer.wants_explanation():
+            answer = await self.client.explain(explorer.request_for(request))
+            if answer.get("ok"):
+                explorer.show(answer, request, board)
+        else:
+            answer = await self.client.think(request)
         return answer, board, game
 
     def _still_current(self, board: int, game: Any) -> bool:
@@ -224,13 +258,17 @@ class AiControls:
     async def _decide(self, play: bool) -> None:
         self.thinking = True
         self._update_buttons()
+        held = self._held
         try:
             answer, board, game = await self._ask()
         finally:
             self.thinking = False
             self._update_buttons()
+        if held != self._held:
+            self._run_pending()
+            return  # held while the AI thought (the position editor opened): not shown, not played
         if not answer.get("ok"):
-            self._fail(answer)
+            self.fail(answer)
             return
         self._show_readout(answer)
         self._decided(answer, board, game, play)
@@ -268,7 +306,7 @@ class AiControls:
                 if not (self.autoplaying and run == self._run):
                     return  # Stop was pressed while the AI thought: this decision is not played
                 if not answer.get("ok"):
-                    self._fail(answer)
+                    self.fail(answer)
                     return
                 self._show_readout(answer)
                 if not self._still_current(board, game):
@@ -282,7 +320,8 @@ class AiControls:
         finally:
             self._update_buttons()
 
-    def _fail(self, answer: dict[str, Any]) -> None:
+    def fail(self, answer: dict[str, Any]) -> None:
+        """A failed worker answer, ours or another panel's: say it, stop autoplay, restart a worker that died."""
         message = str(answer.get("error") or "the AI failed without saying why")
         if self.autoplaying or self.waiting_at_win:
             self.stop_autoplay()

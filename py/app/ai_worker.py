@@ -4,7 +4,7 @@ The page declares it as::
 
     <script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript-worker.toml">
 
-(``py/app/main.py`` adds it once the game is playable) and calls the three
+(``py/app/main.py`` adds it once the game is playable) and calls its
 exported functions through ``await workers["ai"]``.
 Requests and answers are JSON strings, not Python or JS objects, so nothing
 depends on how PyScript converts values across the worker boundary.
@@ -20,6 +20,15 @@ CPython exactly as the worker runs it.
   answer ``SearchResult.to_dict()`` plus ``"ok": true``, or
   ``{"ok": false, "error": message}``.  A bad request never raises into the
   page: the message says what was wrong.
+* ``explain(request_json) -> answer_json``: ``think`` plus the search's
+  explanation, for the page's explorer (``explain`` below).
+* ``trace(request_json) -> answer_json``: alpha-beta step by step
+  (``game2048.search.stepwise``) for the page's tree walk: request
+  ``{"rows", "depth": 2 | 3, "preset", "weights", "ordering": true,
+  "pruning": true}`` (``algorithm`` is accepted and ignored; an ``id`` is
+  echoed back); answer ``stepwise.variants`` (the asked trace, compact, and
+  the counts of all four searches) plus ``"ok": true`` and ``"preset"``, or
+  ``{"ok": false, "error": message}``.
 * ``presets() -> json``: ``[{name, description, default_weights}]`` for the
   page's sliders.
 * ``ready() -> "ok"``: builds every table the searches use and warms the
@@ -35,24 +44,17 @@ from typing import Any
 
 from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
-from game2048.search import SearchOptions, best_move, decide
+from game2048.search import SearchOptions, best_move, decide, stepwise
+from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
 
 REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
+EXPLAIN_FIELDS = (*REQUEST_FIELDS, "exact_root", "analysis_ms")
+TRACE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "ordering", "pruning", "id")
 
 
-def _parse_request(request_json: str) -> tuple[Board, SearchOptions]:
+def _parse_request(request_json: str, fields: tuple[str, ...] = REQUEST_FIELDS) -> tuple[Board, SearchOptions]:
     """The request's board and search; ``ValueError`` with a readable message otherwise."""
-    try:
-        request = json.loads(request_json)
-    except (TypeError, ValueError) as exc:
-        raise ValueError(f"the request is not JSON: {exc}") from None
-    if not isinstance(request, dict):
-        raise ValueError(f"the request is a JSON object, got {type(request).__name__}")
-    unknown = sorted(set(request) - set(REQUEST_FIELDS))
-    if unknown:
-        raise ValueError(f"unknown request field(s) {unknown}; known: {list(REQUEST_FIELDS)}")
-    if "rows" not in request:
-        raise ValueError("the request has no 'rows' (the board as 4 lists of 4 tile values)")
+    request = _json_object(request_json, fields)
     board = from_rows(request["rows"])
     given = {key: request[key] for key in ("think_ms", "depth", "algorithm", "preset") if request.get(key) is not None}
     return board, SearchOptions(**given, weights=request.get("weights") or None)
@@ -72,6 +74,75 @@ def think(request_json: str) -> str:
     if request_id is not None:
         answer["id"] = request_id
     return json.dumps(answer)
+
+
+def trace(request_json: str) -> str:
+    """Alpha-beta step by step on the requested board (``stepwise.variants``), as JSON with ``ok``; never raises."""
+    request_id = None
+    try:
+        request_id = _request_id(request_json)
+        request = _json_object(request_json, TRACE_FIELDS)
+        depth = request.get("depth", 2)
+        switches = {name: request.get(name, True) for name in ("ordering", "pruning")}
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} is true or false, got {value!r}")
+        options = SearchOptions(preset=request.get("preset"), weights=request.get("weights") or None)
+        answer = {
+            **stepwise.variants(from_rows(request["rows"]), depth, options.evaluator(), **switches),
+            "preset": options.preset_name,
+            "ok": True,
+        }
+    except ValueError as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
+        answer = {"ok": False, "error": f"the AI failed: {type(exc).__name__}: {exc}"}
+    if request_id is not None:
+        answer["id"] = request_id
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def explain(request_json: str) -> str:
+    """``think`` with the search's explanation (``game2048.search.explain``), for the page's explorer; never raises.
+
+    The answer is ``think``'s (the decision's fields, so the page plays or
+    hints it the same way) plus ``"explanation"``.  Extra request fields:
+    ``exact_root`` (bool) and ``analysis_ms`` (the explanation's own time).
+    """
+    request_id = None
+    try:
+        request_id = _request_id(request_json)
+        request = _json_object(request_json, EXPLAIN_FIELDS)
+        exact_root = request.get("exact_root", False)
+        if not isinstance(exact_root, bool):
+            raise ValueError(f"exact_root is true or false, got {exact_root!r}")
+        analysis_ms = request.get("analysis_ms", DEFAULT_ANALYSIS_MS)
+        board, options = _parse_request(request_json, EXPLAIN_FIELDS)
+        explanation = explain_decision(board, options, exact_root=exact_root, analysis_ms=analysis_ms)
+        answer = {**explanation["decision"], "explanation": explanation, "ok": True}
+    except ValueError as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
+        answer = {"ok": False, "error": f"the AI failed: {type(exc).__name__}: {exc}"}
+    if request_id is not None:
+        answer["id"] = request_id
+    return json.dumps(answer)
+
+
+def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request as a dict with ``rows`` and only known ``fields``; ``ValueError`` with a readable message."""
+    try:
+        request = json.loads(request_json)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the request is not JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise ValueError(f"the request is a JSON object, got {type(request).__name__}")
+    unknown = sorted(set(request) - set(fields))
+    if unknown:
+        raise ValueError(f"unknown request field(s) {unknown}; known: {list(fields)}")
+    if "rows" not in request:
+        raise ValueError("the request has no 'rows' (the board as 4 lists of 4 tile values)")
+    return request
 
 
 def _request_id(request_json: str) -> Any:
@@ -108,6 +179,7 @@ def ready() -> str:
     middle_game = from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
     for algorithm, depth in (("alphabeta", 5), ("expectimax", 2)):
         best_move(middle_game, depth=depth, algorithm=algorithm)
+    explain_decision(middle_game, SearchOptions(depth=3), analysis_ms=20)
     # The tables are millions of objects that live as long as the worker: move them out of the
     # collector's sight, or every full collection (run between searches) walks them all again.
     gc.collect()
@@ -115,4 +187,4 @@ def ready() -> str:
     return "ok"
 
 
-__export__ = ["think", "presets", "ready"]
+__export__ = ["think", "explain", "trace", "presets", "ready"]

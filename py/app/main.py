@@ -24,12 +24,15 @@ from pyscript import document, window, workers  # noqa: E402
 
 from app.ai_client import AiClient  # noqa: E402
 from app.ai_controls import SHORTCUTS, AiControls  # noqa: E402
+from app.editor import EDIT_KEY, PositionEditor  # noqa: E402
+from app.explorer import EXPLORER_KEY, Explorer  # noqa: E402
 from app.game_switch import GameSwitcher  # noqa: E402
 from app.inputs import InputRouter  # noqa: E402
 from app.play import Intent, PlaySession  # noqa: E402
 from app.saved_games import SavedGames  # noqa: E402
 from app.startup import choose_game  # noqa: E402
 from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
+from app.tree_walk import TreeWalk  # noqa: E402
 from app.view import BoardView  # noqa: E402
 from game2048.game import Game  # noqa: E402
 
@@ -98,13 +101,31 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     def keep_going() -> None:
         session.submit(Intent("keep_going"))
 
-    controls = AiControls(document, session, view, AiClient(start_ai_worker), storage, create_proxy)
+    client = AiClient(start_ai_worker)
+    controls = AiControls(document, session, view, client, storage, create_proxy)
+    controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy)
+
+    tree_walk = TreeWalk(
+        document,
+        client,
+        session,
+        create_proxy,
+        evaluation=lambda: controls.settings.request([]),
+        on_worker_failed=controls.fail,
+    )
+    controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
+    explorer.on_worker_failed = controls.fail
+    _keep_alive.append(tree_walk)
+    editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
     key_actions = {
         "r": restart,
         "b": switcher.resume_kept,
+        EXPLORER_KEY: explorer.toggle,
         **{key: controls.shortcut(action) for key, action in SHORTCUTS.items()},
     }
-    _keep_alive.extend([controls, InputRouter(document, view.board_el, move, key_actions)])
+    # While a position is edited, game moves and game keys do nothing; T plays the edited position.
+    game_keys = {key: editor.guard(action) for key, action in key_actions.items()} | {EDIT_KEY: editor.toggle}
+    _keep_alive.extend([controls, editor, InputRouter(document, view.board_el, editor.guard(move), game_keys)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)

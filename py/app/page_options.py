@@ -1,4 +1,4 @@
-"""Options read from the page URL (``?seed=N``), kept apart so they are testable without a browser.
+"""Options read from the page URL (``?seed=N``, ``?rows=...``), kept apart so they are testable without a browser.
 
 A bad value never stops the game: it is ignored and the reason is returned
 for a short notice, so a mistyped link still gives a playable page.  Values
@@ -11,7 +11,9 @@ from dataclasses import dataclass
 from urllib.parse import parse_qs
 
 from app.outside_data import BadData, read_int
+from game2048.board import Board, tile_values
 from game2048.game import MAX_SEED
+from game2048.position_text import parse_rows
 
 MAX_QUERY_CHARS = 8192
 """A longer query is ignored whole: no option of the page needs more."""
@@ -22,6 +24,7 @@ class PageOptions:
     """What the URL asked for; ``notices`` explains anything that was ignored."""
 
     seed: int | None = None
+    rows: Board | None = None  # a position to open (``?rows=0,2,4,8/0,0,0,0/...``), with at least two tiles
     notices: tuple[str, ...] = ()
 
 
@@ -33,18 +36,34 @@ def parse_seed(raw: str) -> tuple[int | None, str | None]:
         return None, f"Ignored ?seed={_shown(raw)}: {exc}; a seed is a whole number below 2^63, like ?seed=42."
 
 
+def parse_position(raw: str) -> tuple[Board | None, str | None]:
+    """A board of at least two tiles, or (None, reason)."""
+    try:
+        board = parse_rows(raw)
+    except ValueError as exc:
+        return None, f"Ignored the link's position (?rows=): {exc}."
+    tiles = len(tile_values(board))
+    if tiles < 2:
+        return None, f"Ignored the link's position (?rows=): a game needs at least two tiles, it has {tiles}."
+    return board, None
+
+
 def parse_page_options(query: str) -> PageOptions:
     """Options from a ``location.search`` string (leading ``?`` optional)."""
     if len(query) > MAX_QUERY_CHARS:
         return PageOptions(notices=(f"Ignored the link's options: the address is {len(query):,} characters long.",))
     params = parse_qs(query.lstrip("?"), keep_blank_values=True)
     notices: list[str] = []
-    seed = None
+    seed = rows = None
     if "seed" in params:
         seed, notice = parse_seed(params["seed"][-1])
         if notice:
             notices.append(notice)
-    return PageOptions(seed=seed, notices=tuple(notices))
+    if "rows" in params:
+        rows, notice = parse_position(params["rows"][-1])
+        if notice:
+            notices.append(notice)
+    return PageOptions(seed=seed, rows=rows, notices=tuple(notices))
 
 
 def _shown(raw: str) -> str:

@@ -13,9 +13,23 @@ from dataclasses import dataclass
 
 from app.page_options import PageOptions, parse_page_options
 from app.saved_games import SavedGames, describe, worth_keeping
+from game2048.board import Board
 from game2048.game import Game
 
 FAILED_START = "Something in this browser's saved data could not be read ({}), so a new game has started."
+LOST_POSITION = "This position has no legal move: it opens as a lost game."
+
+
+def position_game(board: Board, seed: int | None = None) -> Game:
+    """A game in progress on a position set up by hand or by a link (at least two tiles, or ``ValueError``).
+
+    A position that already holds 2048 goes on without the win overlay: the
+    person set the tile there, nobody won it.
+    """
+    game = Game.from_position(board, seed)
+    if game.won:
+        game.continue_after_win()
+    return game
 
 
 @dataclass
@@ -25,10 +39,11 @@ class Start:
     game: Game
     seed: int | None
     notices: list[str]
+    from_link: bool = False  # the game is the URL's position (``?rows=``), which the page then drops from the URL
 
 
 def choose_game(query: str, saved: SavedGames) -> Start:
-    """The saved game, or the URL's seeded game (keeping a game in progress), or a new one; never raises."""
+    """The saved game, or the URL's position or seeded game (keeping a game in progress), or a new one; never raises."""
     try:
         return _choose(parse_page_options(query), saved)
     except Exception as exc:  # noqa: BLE001 - the last guard: the page must open whatever went wrong
@@ -38,6 +53,8 @@ def choose_game(query: str, saved: SavedGames) -> Start:
 def _choose(options: PageOptions, saved: SavedGames) -> Start:
     notices = list(options.notices)
     game = saved.load()
+    if options.rows is not None:
+        return _open_position(options, saved, game, notices)
     if options.seed is not None and (game is None or game.seed != options.seed):
         if game is not None and worth_keeping(game):
             saved.keep(game)
@@ -50,3 +67,27 @@ def _choose(options: PageOptions, saved: SavedGames) -> Start:
         game = Game.new(None)
     saved.save(game)
     return Start(game, options.seed, saved.take_notices() + notices)
+
+
+def _open_position(options: PageOptions, saved: SavedGames, game: Game | None, notices: list[str]) -> Start:
+    """The URL's position, over ``?seed=`` if both are given (the seed then draws the position's spawns)."""
+    linked = position_game(options.rows, options.seed)
+    if game is not None and _unplayed(game) == _unplayed(linked):
+        linked = game  # the link's position, saved and not played yet (a reload): its spawns go on as they were
+    elif game is not None and worth_keeping(game):
+        saved.keep(game)
+        notices.append(
+            f"The link opened a position. Your game in progress ({describe(game)}) "
+            "is kept: \u201cResume kept game\u201d (B) brings it back."
+        )
+    if linked.over:
+        saved.clear()  # as a game that ends in play: a lost game is not restored
+        notices.append(LOST_POSITION)
+    else:
+        saved.save(linked)
+    return Start(linked, options.seed, saved.take_notices() + notices, from_link=True)
+
+
+def _unplayed(game: Game) -> dict[str, object]:
+    """What a game shows, without its generator's state (a position game without a seed draws a fresh one)."""
+    return {key: value for key, value in game.to_dict().items() if key != "rng"}

@@ -17,8 +17,8 @@ from collections.abc import Callable
 
 from .board import DIRECTIONS, MAX_RANK, WIN_RANK, Board, Direction, max_rank, move
 from .evaluation.classic import FULL_BOARD_EMPTY
-from .search.alphabeta import WIN_SCORE
 from .search.placements import PLACED_RANKS
+from .values import WIN_SCORE
 
 Evaluator = Callable[[Board], float]
 

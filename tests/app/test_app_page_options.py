@@ -1,11 +1,15 @@
-"""URL options: a good seed is used, a bad one is ignored with a notice that names it."""
+"""URL options: a good seed or position is used, a bad one is ignored with a notice that names it and says why."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from app.page_options import MAX_SEED, parse_page_options
+from game2048 import board as B
 
 
 @given(st.integers(min_value=0, max_value=MAX_SEED))
@@ -44,3 +48,35 @@ def test_any_query_gives_options(query):
 def test_an_overlong_query_is_ignored_whole():
     options = parse_page_options("?seed=1&x=" + "a" * 10_000)
     assert options.seed is None and "characters long" in options.notices[0]
+
+
+def test_a_position_in_the_link_is_read():
+    options = parse_page_options("?rows=0,2,4,8/0,0,0,0/0,0,0,0/2,0,0,0")
+    assert options.rows == B.from_rows([[0, 2, 4, 8], [0] * 4, [0] * 4, [2, 0, 0, 0]]) and options.notices == ()
+    spaced = parse_page_options("?rows=" + quote("0 2 4 8 / 0 0 0 0 / 0 0 0 0 / 2 0 0 0") + "&seed=5")
+    assert spaced.rows == options.rows and spaced.seed == 5
+
+
+@pytest.mark.parametrize(
+    ("raw", "words"),
+    [
+        ("0,6,0,0/0,0,0,0/0,0,0,0/2,0,0,0", "6 is not a power of two (row 1, column 2)"),
+        ("65536,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0", "65536 is above 32768, the largest tile"),
+        ("0,2,0,0/0,0,0,0,0/0,0,0,0/0,0,0,0", "row 2 has 5 numbers, a row has 4"),
+        ("0,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0", "at least two tiles, it has 1"),
+        ("", "the position is empty"),
+        ("9" * 5000, "characters long"),
+    ],
+)
+def test_a_bad_position_is_ignored_with_a_notice_that_says_why(raw, words):
+    options = parse_page_options("?rows=" + quote(raw))
+    assert options.rows is None and len(options.notices) == 1
+    assert "?rows=" in options.notices[0] and words in options.notices[0], options.notices[0]
+    assert len(options.notices[0]) < 300
+
+
+@given(st.text(max_size=200))
+def test_any_position_text_gives_options(raw):
+    options = parse_page_options("?rows=" + quote(raw))
+    assert options.rows is None or len(B.tile_values(options.rows)) >= 2
+    assert (options.rows is None) == bool(options.notices)

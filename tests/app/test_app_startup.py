@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 import app.startup as startup
 from app.ai_settings import AiSettings
 from app.saved_games import SavedGames
-from app.startup import FAILED_START, choose_game
+from app.startup import FAILED_START, LOST_POSITION, choose_game, position_game
 from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from game2048 import board as B
 from game2048.game import Game
@@ -46,8 +46,19 @@ hostile_text = st.one_of(
     st.sampled_from(["NaN", "1e999", "-Infinity", '{"ai": {"think_ms": ' + "9" * 500 + "}}", "null", "[]"]),
 )
 storage_contents = st.dictionaries(st.sampled_from(KEYS), hostile_text, max_size=4)
+position_texts = st.one_of(
+    st.text(max_size=80),
+    st.lists(st.sampled_from(["0", "2", "4", "6", "1", "2048", "32768", "65536", "x", "."]), max_size=18).map(
+        lambda cells: "/".join(",".join(cells[i : i + 4]) for i in range(0, len(cells), 4))
+    ),
+    st.sampled_from(["2,4,2,4/4,2,4,2/2,4,2,4/4,2,4,2", "2048,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0"]),
+)
 queries = st.one_of(
     st.text(),
+    position_texts.map(lambda t: "?rows=" + quote(t)),
+    st.tuples(position_texts, st.integers(min_value=-1, max_value=99)).map(
+        lambda p: f"?seed={p[1]}&rows=" + quote(p[0])
+    ),
     st.text().map(lambda t: "?seed=" + quote(t)),
     st.integers(min_value=-5, max_value=2**70).map(lambda n: f"?seed={n}"),
     st.integers(min_value=4000, max_value=20_000).map(lambda n: "?seed=" + "7" * n),
@@ -121,3 +132,72 @@ def test_anything_unforeseen_still_starts_a_fresh_game_with_a_notice(monkeypatch
     monkeypatch.setattr(startup, "_choose", broken)
     start, _, _ = _start({})
     assert _playable(start.game) and "KeyError" in start.notices[0] and "new game" in start.notices[0]
+
+
+LOST = [[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]
+POSITION = [[0, 2, 4, 8], [0, 0, 0, 0], [0, 0, 128, 0], [2, 0, 0, 0]]
+POSITION_LINK = "?rows=0,2,4,8/0,0,0,0/0,0,128,0/2,0,0,0"
+
+
+def _game_in_progress() -> Game:
+    game = Game.new(3)
+    for direction in ("left", "up", "right"):
+        game.play(direction)
+    return game
+
+
+def test_a_position_link_opens_it_and_keeps_the_game_in_progress():
+    game = _game_in_progress()
+    start, saved, backend = _start({GAME_KEY: json.dumps(game.to_dict())}, POSITION_LINK)
+    assert B.to_rows(start.game.board) == POSITION and start.from_link and start.seed is None
+    assert _unplayed(start.game) == _unplayed(Game.from_position(B.from_rows(POSITION)))
+    assert saved.kept() == [game.to_dict()]
+    assert any("The link opened a position" in n and "Resume kept game" in n for n in start.notices)
+    assert json.loads(backend.getItem(GAME_KEY)) == start.game.to_dict()  # a reload goes on from here
+
+
+def test_a_position_link_to_the_game_saved_from_it_continues_it():
+    opened, _, backend = _start({}, POSITION_LINK)
+    again, saved, _ = _start(dict(backend.items), POSITION_LINK)
+    assert again.game.to_dict() == opened.game.to_dict() and saved.kept() == [] and again.notices == []
+
+
+def test_a_position_with_the_seed_draws_its_spawns_from_the_seed():
+    start, _, _ = _start({}, POSITION_LINK + "&seed=9")
+    assert start.seed == 9 and start.game.seed == 9
+    expected = Game.from_position(B.from_rows(POSITION), 9)
+    start.game.play("left")
+    expected.play("left")
+    assert start.game.to_dict() == expected.to_dict()
+
+
+def test_a_position_with_no_legal_move_opens_as_a_lost_game_and_is_not_restored():
+    game = _game_in_progress()
+    start, saved, backend = _start({GAME_KEY: json.dumps(game.to_dict())}, "?rows=" + _link(LOST))
+    assert start.game.over and B.to_rows(start.game.board) == LOST
+    assert LOST_POSITION in start.notices and saved.kept() == [game.to_dict()]
+    assert backend.getItem(GAME_KEY) is None
+
+
+def test_a_position_with_2048_goes_on_without_the_win_overlay():
+    rows = [[2048, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]
+    start, _, _ = _start({}, "?rows=" + _link(rows))
+    assert start.game.won and not start.game.paused_at_win
+    assert _unplayed(position_game(B.from_rows(rows))) == _unplayed(start.game)
+
+
+def test_a_bad_position_link_says_why_and_the_saved_game_goes_on():
+    game = _game_in_progress()
+    start, saved, _ = _start({GAME_KEY: json.dumps(game.to_dict())}, "?rows=0,6,0,0/0,0,0,0/0,0,0,0/2,0,0,0")
+    assert start.game.to_dict() == game.to_dict() and not start.from_link and saved.kept() == []
+    assert len(start.notices) == 1 and "6 is not a power of two" in start.notices[0]
+    one_tile, _, _ = _start({}, "?rows=0,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0&seed=4")
+    assert one_tile.game.to_dict() == Game.new(4).to_dict() and "at least two tiles" in one_tile.notices[0]
+
+
+def _unplayed(game: Game) -> dict:
+    return {key: value for key, value in game.to_dict().items() if key != "rng"}
+
+
+def _link(rows: list[list[int]]) -> str:
+    return "/".join(",".join(map(str, row)) for row in rows)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..search.explanation import value_text
+from ..values import format_value
 
 BOARDS_PER_ROW = 4
 """Principal-variation boards printed side by side (each is 25 characters wide)."""
@@ -34,12 +34,12 @@ def format_explanation(explanation: dict[str, Any]) -> str:
         if entry["exact"] and entry["source"] == "exact_root":
             kind = "exact (searched again)"
         mark = "  <- chosen" if entry["chosen"] else ""
-        lines.append(f"  {entry['move']:<6} {kind:<22} {value_text(entry['value'])}{mark}")
+        lines.append(f"  {entry['move']:<6} {kind:<22} {format_value(entry['value'])}{mark}")
     lines += ["", "iterations", "  depth  move   value                nodes   cutoffs  table hits      ms"]
     for it in explanation["iterations"]:
         if it["completed"]:
             lines.append(
-                f"  {it['depth']:>5}  {it['move']:<6} {value_text(it['value']):<18} {it['nodes']:>7,} "
+                f"  {it['depth']:>5}  {it['move']:<6} {format_value(it['value']):<18} {it['nodes']:>7,} "
                 f"{it['cutoffs']:>9,} {it['table_hits']:>11,} {it['elapsed_ms']:>7.1f}"
             )
         else:

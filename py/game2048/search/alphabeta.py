@@ -82,14 +82,13 @@ from ..board import (
     max_rank,
     spread_tables,
 )
+from ..values import WIN_SCORE
 from .clock import Deadline, TimeUp
 from .placements import make_placements
 from .result import Iteration, SearchResult, Trace
 
 Evaluator = Callable[[Board], float]
 
-WIN_SCORE = 1.0e12
-"""Far above any evaluation; a win (or, negated, a loss) adds the remaining depth to it."""
 MAX_DEPTH = 60
 """Iterative deepening stops here even with time left (tiny trees near the end of a game)."""
 CHECK_EVERY = 32

@@ -360,7 +360,7 @@ def search(
     last_ms = 0.0
     for d in depths:
         searcher.reached_limit = False
-        started = deadline.elapsed_ms()
+        started = deadline.elapsed_ms() if depth is None or trace is not None else 0.0  # fixed depth: no clock
         values: list[tuple[int, float, bool]] | None = [] if trace is not None else None
         try:
             index, value = searcher.root(board, d, values)

@@ -48,21 +48,6 @@ TILES = {1: 2, 2: 4}
 Evaluator = Callable[[Board], float]
 
 
-def value_text(value: float | None) -> str:
-    """A value as a person reads it: a win or a loss with its remaining depth, else the evaluation's number.
-
-    The explanation carries it beside each value (``text``), so the page and
-    the terminal show values the same way without the search's constants.
-    """
-    if value is None:
-        return "-"
-    if value >= alphabeta.WIN_SCORE:
-        return f"win (+{value - alphabeta.WIN_SCORE:g})"
-    if value <= -alphabeta.WIN_SCORE:
-        return f"loss (-{-value - alphabeta.WIN_SCORE:g})"
-    return f"{value:,.4g}" if abs(value) >= 1e4 else f"{value:.4f}"
-
-
 def explain(
     board: Board,
     think_ms: float = 100,
@@ -194,7 +179,6 @@ def _root(board: Board, last: Any, result: SearchResult) -> list[dict[str, Any]]
                 "move": direction.value,
                 "legal": legal[index],
                 "value": value,
-                "text": value_text(value),
                 "exact": bool(exact) if value is not None else False,
                 "bound": None if value is None or exact else "upper",
                 "source": None if value is None else "search",
@@ -210,7 +194,6 @@ def _iteration(it: Any) -> dict[str, Any]:
         "completed": it.completed,
         "move": DIRECTIONS[it.move_index].value if it.completed else None,
         "value": it.value if it.completed else None,
-        "text": value_text(it.value) if it.completed else "-",
         "nodes": it.nodes,
         "cutoffs": it.cutoffs,
         "table_hits": it.table_hits,
@@ -291,7 +274,7 @@ class _AlphaBeta:
             except TimeUp:
                 self.analysis.note("exact_root", "the budget ran out: some moves keep their bound")
                 return
-            entry.update(value=value, text=value_text(value), exact=True, bound=None, source="exact_root")
+            entry.update(value=value, exact=True, bound=None, source="exact_root")
 
     def principal_variation(self, index: int, value: float) -> dict[str, Any]:
         """The line the search expects: at each node the child whose exact value is the node's value.
@@ -342,7 +325,7 @@ class _AlphaBeta:
             end = "budget"
             self.analysis.note("pv", "the budget ran out before the end of the line")
         complete = end in ("horizon", "win", "loss")
-        return {"value": value, "text": value_text(value), "plies": plies, "end": end, "complete": complete}
+        return {"value": value, "plies": plies, "end": end, "complete": complete}
 
     def pruning(self, searched: list[Any]) -> dict[str, Any]:
         """Nodes searched beside a plain minimax's at the deepest depth, and what the table and the ordering saved.
@@ -480,7 +463,7 @@ def _expectimax_pv(
             analysis.note("pv", "the budget ran out before the end of the line")
         if end != "horizon":
             break
-    return {"value": None, "text": "-", "plies": plies, "end": end, "complete": end == "horizon"}
+    return {"value": None, "plies": plies, "end": end, "complete": end == "horizon"}
 
 
 def _expectimax_ply(
@@ -509,4 +492,4 @@ def _expectimax_ply(
     return after, remaining - 1, prob2, "horizon"
 
 
-__all__ = ["DEFAULT_ANALYSIS_MS", "explain", "explain_decision", "value_text"]
+__all__ = ["DEFAULT_ANALYSIS_MS", "explain", "explain_decision"]

@@ -1,0 +1,399 @@
+"""The search explorer: the panel that shows why the AI moves, drawn from the worker's explanation.
+
+Closed by default; the "Search explorer" button or ``E`` opens it (the choice
+is saved).  While it is open, every AI decision (hint, step, autoplay) is
+asked of the worker's ``explain`` instead of ``think`` (``AiControls`` asks
+``wants_explanation``), and the answer's ``explanation`` is drawn here: the
+root moves as bars (exact values, or the bound alpha-beta proved), the
+iterations, the principal variation as small boards, the computer's
+placements as a heat map with a text equivalent, and the pruning figures.
+"Exact values" asks the worker again, at the same fixed depth, for every
+move's exact value.  Nothing is computed here: the main thread only draws.
+
+The drawing functions return HTML strings built from the explanation, so
+CPython tests read them without a browser; every text is escaped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+from app.view import SUPER_VALUE
+from game2048.values import format_value
+
+EXPLORER_KEY = "e"
+"""Opens and closes the explorer (the button's title says so)."""
+EXACT_ROOT_MS = 2000.0
+"""The worker's own time for the exact values of every root move, after the fixed-depth search."""
+PART_NAMES = {
+    "exact_root": "Exact values",
+    "pv": "Principal variation",
+    "minimax": "Plain minimax count",
+    "without_table": "Without the transposition table",
+    "without_ordering": "Without the move ordering",
+}
+"""The explanation's parts, as the note about what was cut short names them."""
+ANALYSIS_MS_RANGE = (100.0, 2000.0)
+"""The explanation's time after each decision: the think time, kept within this range."""
+
+
+def analysis_ms(think_ms: float) -> float:
+    """How long the worker may spend explaining a decision that thought ``think_ms``."""
+    low, high = ANALYSIS_MS_RANGE
+    return min(max(float(think_ms), low), high)
+
+
+class Explorer:
+    """Binds the explorer panel: its toggle, its "Exact values" button, and the drawing of each explanation."""
+
+    def __init__(
+        self,
+        document: Any,
+        client: Any,
+        session: Any,
+        storage: Any,
+        create_proxy: Callable[[Callable[..., Any]], Any],
+    ) -> None:
+        self.document = document
+        self.client = client
+        self.session = session
+        self.storage = storage
+        self._proxies: list[Any] = []
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self.last_request: dict[str, Any] | None = None
+        self.last_board: int | None = None
+        el = document.getElementById
+        self.toggle_button = el("explorer-toggle")
+        self.panel = el("explorer")
+        self.status = el("explorer-status")
+        self.decision = el("explorer-decision")
+        self.shown = 0
+        self.on_worker_failed: Callable[[dict[str, Any]], None] | None = None  # main: the AI panel restarts it
+        proxy = create_proxy(lambda _e: self.toggle())
+        self._proxies.append(proxy)
+        self.toggle_button.addEventListener("click", proxy)
+        clicks = create_proxy(self._clicked)
+        self._proxies.append(clicks)
+        self.decision.addEventListener("click", clicks)
+        self._set_open(bool(storage.settings().get("explorer")), save=False)
+
+    @property
+    def is_open(self) -> bool:
+        return not self.panel.hidden
+
+    def wants_explanation(self) -> bool:
+        """Whether the next decision should be explained (the panel is open)."""
+        return self.is_open
+
+    def toggle(self) -> None:
+        self._set_open(not self.is_open)
+
+    def _set_open(self, open_: bool, save: bool = True) -> None:
+        self.panel.hidden = not open_
+        self.toggle_button.setAttribute("aria-expanded", "true" if open_ else "false")
+        if save:
+            settings = self.storage.settings()
+            settings["explorer"] = open_
+            self.storage.save_settings(settings)
+
+    def request_for(self, request: dict[str, Any]) -> dict[str, Any]:
+        """``think``'s request as an ``explain`` request: the same search, with the explanation's own time."""
+        return {**request, "analysis_ms": analysis_ms(request.get("think_ms") or 100)}
+
+    def show(self, answer: dict[str, Any], request: dict[str, Any], board: int) -> None:
+        """Draw the explanation of a decision the worker answered (``answer["explanation"]``)."""
+        explanation = answer.get("explanation")
+        if not isinstance(explanation, dict):
+            return
+        self.last_request, self.last_board = request, board
+        self.shown += 1
+        self.status.textContent = status_text(explanation)
+        self.decision.innerHTML = render_explanation(explanation)
+        self.decision.setAttribute("data-explained", str(self.shown))
+        self.decision.setAttribute("data-depth", str(int(explanation["decision"].get("depth") or 0)))
+
+    def _clicked(self, event: Any) -> None:
+        target = event.target
+        if target is not None and getattr(target, "id", "") == "explorer-exact":
+            self._spawn(self.exact_values())
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def exact_values(self) -> None:
+        """Ask the worker for every root move's exact value, at the depth the shown decision completed."""
+        request, board = self.last_request, self.last_board
+        depth = self.decision.getAttribute("data-depth")
+        if request is None or not depth:
+            return
+        button = self.document.getElementById("explorer-exact")
+        if button is not None:
+            button.disabled = True
+            button.textContent = "Searching\u2026"
+        # The same fixed depth repeats the shown search exactly; think_ms stays only to size the time limit.
+        exact_request = {**request, "depth": int(depth), "exact_root": True, "analysis_ms": EXACT_ROOT_MS}
+        answer = await self.client.explain(exact_request)
+        if self.session.game.board != board:
+            self.status.textContent = "The board changed before the exact values came: ask again."
+            return
+        if not answer.get("ok"):
+            self.status.textContent = f"Exact values failed: {answer.get('error')}"
+            if answer.get("restart") and self.on_worker_failed is not None:
+                self.on_worker_failed(answer)
+            if button is not None:
+                button.disabled = False
+                button.textContent = "Exact values"
+            return
+        self.show(answer, request, board)
+
+
+def status_text(explanation: dict[str, Any]) -> str:
+    decision = explanation["decision"]
+    analysis = explanation.get("analysis") or {}
+    if decision.get("move") is None:
+        return "No legal move: the game is lost."
+    return (
+        f"{decision['move']} at depth {decision['depth']}: {int(decision['nodes']):,} nodes in "
+        f"{float(decision['elapsed_ms']):.0f} ms, then {float(analysis.get('elapsed_ms', 0)):.0f} ms explaining."
+    )
+
+
+def render_explanation(explanation: dict[str, Any]) -> str:
+    """The whole panel body for one explanation."""
+    decision = explanation["decision"]
+    parts = [
+        _root_section(explanation),
+        _iterations_section(explanation["iterations"]),
+        _pv_section(explanation.get("pv")),
+        _placements_section(explanation.get("placements")),
+        _pruning_section(explanation.get("pruning"), decision.get("algorithm")),
+    ]
+    unfinished = (explanation.get("analysis") or {}).get("unfinished") or {}
+    if unfinished:
+        items = "".join(
+            f"<li>{escape(PART_NAMES.get(part, part))}: {escape(why)}</li>" for part, why in unfinished.items()
+        )
+        parts.append(f'<p class="explorer-note">Cut short by the explanation\u2019s time limit:</p><ul>{items}</ul>')
+    return "".join(parts)
+
+
+def _root_section(explanation: dict[str, Any]) -> str:
+    root = explanation["root"]
+    algorithm = explanation["decision"].get("algorithm")
+    legal = [e for e in root if e["legal"] and e["value"] is not None]
+    low = min((e["value"] for e in legal), default=0.0)
+    high = max((e["value"] for e in legal), default=0.0)
+    rows = []
+    for entry in root:
+        move = escape(str(entry["move"]))
+        if not entry["legal"]:
+            rows.append(
+                f'<li class="root-move illegal" data-move="{move}"><span class="root-name">{move}</span>'
+                '<span class="root-bar"></span><span class="root-value">illegal</span></li>'
+            )
+            continue
+        value = entry["value"]
+        width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
+        if entry["exact"]:
+            text = escape(format_value(value))
+            kind = "exact (searched again)" if entry.get("source") == "exact_root" else "exact"
+        else:
+            text = "\u2264 " + escape(format_value(value))
+            kind = "upper bound"
+        chosen = " chosen" if entry["chosen"] else ""
+        mark = ' <span class="root-chosen">\u2605 chosen</span>' if entry["chosen"] else ""
+        rows.append(
+            f'<li class="root-move{chosen}{"" if entry["exact"] else " bound"}" data-move="{move}" '
+            f'data-exact="{str(entry["exact"]).lower()}" title="{kind}">'
+            f'<span class="root-name">{move}</span>'
+            f'<span class="root-bar"><span class="root-fill" style="width:{width:.1f}%"></span></span>'
+            f'<span class="root-value">{text}{mark}<span class="root-kind">{escape(kind)}</span></span></li>'
+        )
+    bounds = any(e["legal"] and not e["exact"] for e in root)
+    button = (
+        '<button type="button" id="explorer-exact" class="button small">Exact values</button>'
+        if bounds and algorithm == "alphabeta"
+        else ""
+    )
+    note = (
+        "Values at the deepest completed depth. \u201c\u2264\u201d: alpha-beta proved the move no better "
+        "than this without its exact value."
+        if bounds
+        else "Values at the deepest completed depth."
+    )
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-root-title">'
+        '<h3 id="explorer-root-title">Root moves</h3>'
+        f'<ul class="root-moves" id="explorer-root">{"".join(rows)}</ul>'
+        f'<p class="explorer-note">{note} {button}</p></section>'
+    )
+
+
+def _iterations_section(iterations: list[dict[str, Any]]) -> str:
+    rows = []
+    for it in iterations:
+        if it["completed"]:
+            cells = f"<td>{escape(str(it['move']))}</td><td>{escape(format_value(it['value']))}</td>"
+            cls = ""
+        else:
+            cells = '<td colspan="2">abandoned at the deadline</td>'
+            cls = ' class="abandoned"'
+        rows.append(
+            f"<tr{cls}><td>{int(it['depth'])}</td>{cells}<td>{int(it['nodes']):,}</td>"
+            f"<td>{int(it['cutoffs']):,}</td><td>{int(it['table_hits']):,}</td>"
+            f"<td>{float(it['elapsed_ms']):.1f}</td></tr>"
+        )
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-iterations-title">'
+        '<h3 id="explorer-iterations-title">Iterations</h3><div class="table-scroll">'
+        '<table class="iterations" id="explorer-iterations"><thead><tr><th scope="col">Depth</th>'
+        '<th scope="col">Best</th><th scope="col">Value</th><th scope="col">Nodes</th>'
+        '<th scope="col">Cutoffs</th><th scope="col">Table hits</th><th scope="col">ms</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
+    )
+
+
+def colour_class(value: int) -> str:
+    """The colour class of a small tile: the board's colours (``app.view.tile_classes``) without its layout."""
+    return f"tile-{value}" if value <= SUPER_VALUE else "tile-super"
+
+
+def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") -> str:
+    """A small 4×4 board; ``mark`` outlines one cell (the tile just placed)."""
+    cells = []
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            cls = colour_class(int(value)) if value else "empty"
+            if mark is not None and 4 * r + c == mark:
+                cls += " marked"
+            cells.append(f'<span class="mini-cell {cls}">{int(value) if value else ""}</span>')
+    text = "; ".join(" ".join(str(v or "\u00b7") for v in row) for row in rows)
+    return f'<div class="mini-board" role="img" aria-label="{escape(label)}: {text}">{"".join(cells)}</div>'
+
+
+def _pv_section(pv: dict[str, Any] | None) -> str:
+    if not pv or not pv.get("plies"):
+        return ""
+    items = []
+    for number, ply in enumerate(pv["plies"], 1):
+        label = f"{number}. {ply['label']}"
+        who = "you" if ply["kind"] == "move" else "the computer"
+        items.append(
+            f'<li class="pv-ply {escape(ply["kind"])}"><span class="pv-label">{escape(label)}</span>'
+            f'<span class="pv-who">{who}</span>{mini_board(ply["rows"], ply.get("cell"), label)}</li>'
+        )
+    ends = {
+        "horizon": "the search\u2019s horizon",
+        "win": "a 2048 tile",
+        "loss": "a lost board",
+        "budget": "the explanation\u2019s time limit",
+        "not found": "a node the tables no longer hold",
+    }
+    end = ends.get(pv["end"], pv["end"])
+    value = f", worth {escape(format_value(pv['value']))}" if pv.get("value") is not None else ""
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-pv-title">'
+        '<h3 id="explorer-pv-title">Principal variation</h3>'
+        f'<p class="explorer-note">The line the search expects ({len(pv["plies"])} plies, to {end}{value}).</p>'
+        f'<ol class="pv-strip" id="explorer-pv">{"".join(items)}</ol></section>'
+    )
+
+
+def _placements_section(heat: dict[str, Any] | None) -> str:
+    if not heat:
+        return ""
+    by_cell: dict[int, dict[int, dict[str, Any]]] = {}
+    for c in heat["cells"]:
+        by_cell.setdefault(int(c["cell"]), {})[int(c["tile"])] = c
+    scores = [int(c["annoyance"]) for c in heat["cells"]]
+    low, high = min(scores, default=0), max(scores, default=0)
+    rows = []
+    for r in range(4):
+        cells = []
+        for col in range(4):
+            cell = by_cell.get(4 * r + col)
+            if cell is None:
+                value = int(heat["rows"][r][col])
+                cells.append(f'<td class="heat-tile">{value}</td>')
+                continue
+            two, four = cell[2], cell[4]
+            top = max(int(two["annoyance"]), int(four["annoyance"]))
+            level = 0 if high == low else round(4 * (top - low) / (high - low))
+            kept = [str(p["tile"]) for p in (two, four) if p["kept"]]
+            kept_cls = " kept" if kept else ""
+            words = (
+                f"row {r + 1}, column {col + 1}: a 2 scores {two['annoyance']}"
+                f"{' (kept)' if two['kept'] else ''}, a 4 scores {four['annoyance']}{' (kept)' if four['kept'] else ''}"
+            )
+            cells.append(
+                f'<td class="heat heat-{level}{kept_cls}" title="{escape(words)}" aria-label="{escape(words)}">'
+                f'<span class="heat-two{" kept" if two["kept"] else ""}">2: {int(two["annoyance"])}</span>'
+                f'<span class="heat-four{" kept" if four["kept"] else ""}">4: {int(four["annoyance"])}</span></td>'
+            )
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    kept_list = "".join(
+        f"<li>{escape(c['label'])} (annoyance {int(c['annoyance'])})</li>" for c in heat["cells"] if c["kept"]
+    )
+    verb = "keeps" if heat["reduction_used"] else "would keep (expectimax averages over every placement)"
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-heat-title">'
+        f'<h3 id="explorer-heat-title">The computer\u2019s reply to {escape(heat["move"])}</h3>'
+        f'<p class="explorer-note" id="explorer-kept">The min-node reduction {verb} '
+        f"<strong>{int(heat['kept'])} of {int(heat['possible'])}</strong> placements: the most annoying, "
+        "by \u2212smoothness + islands (higher is worse for you).</p>"
+        '<table class="heat-map" id="explorer-heat"><caption>Annoyance of a 2 and of a 4 in each empty cell; '
+        "outlined: kept by the reduction</caption>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f'<ul class="kept-list" aria-label="Placements kept">{kept_list}</ul></section>'
+    )
+
+
+def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:
+    if not pruning:
+        text = (
+            "Expectimax does not prune: it averages over every tile the game may place. Its cutoffs are "
+            "unlikely tile sequences and cache hits (see Iterations)."
+            if algorithm == "expectimax"
+            else "No search to compare."
+        )
+        return (
+            '<section class="explorer-part" aria-labelledby="explorer-pruning-title">'
+            f'<h3 id="explorer-pruning-title">Pruning</h3><p class="explorer-note">{text}</p></section>'
+        )
+    depth = int(pruning["depth"])
+    rows = [
+        f'<tr><th scope="row">Alpha-beta, depth {depth}</th><td>{int(pruning["search_nodes"]):,}</td><td></td></tr>'
+    ]
+    minimax = pruning.get("minimax_nodes")
+    if minimax:
+        how = (
+            "exact"
+            if pruning["minimax_exact"]
+            else f"estimate (counted to depth {int(pruning['minimax_counted_depth'])})"
+        )
+        share = 100 * int(pruning["search_nodes"]) / int(minimax)
+        rows.append(
+            f'<tr><th scope="row">Plain minimax, same tree</th><td>{int(minimax):,}</td>'
+            f"<td>{how}; alpha-beta visits {share:.1f} %</td></tr>"
+        )
+    for key, name in (("without_table", "transposition table"), ("without_ordering", "move ordering")):
+        compared = pruning.get(key)
+        if compared:
+            saved = int(compared["without"]) - int(compared["with"])
+            rows.append(
+                f'<tr><th scope="row">Without the {name}</th><td>{int(compared["without"]):,}</td>'
+                f"<td>against {int(compared['with']):,} with it (depths 1\u2013{int(compared['depth'])}): "
+                f"{'saves' if saved >= 0 else 'costs'} {abs(saved):,}</td></tr>"
+            )
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-pruning-title">'
+        '<h3 id="explorer-pruning-title">Pruning</h3><div class="table-scroll">'
+        '<table class="pruning" id="explorer-pruning"><thead><tr><th scope="col">Search</th>'
+        '<th scope="col">Nodes</th><th scope="col"></th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
+    )

@@ -1,0 +1,449 @@
+"""Alpha-beta step by step: the page's walk through the real tree of the current board, node by node.
+
+The tree is built in the AI worker (``trace`` in ``py/app/ai_worker.py``,
+``game2048.search.stepwise``), never on the main thread; this module only
+draws it.  Its parts:
+
+* ``walk_state(trace, index)``: what is known after step ``index`` (each
+  node's status, α and β, best value so far, returned value, why it was
+  pruned), replayed from the steps, a plain function the tests call directly;
+* ``TreeWalk``: the controls and the drawing inside ``<section id="tree-walk">``,
+  created here so index.html holds only the empty section.  It draws only the
+  path from the root to the current node and that node's children (or its
+  siblings, for a leaf), so a depth-3 tree of thousands of nodes stays fast.
+
+Keys while the focus is inside the section: ← and → step back and forth,
+Home and End go to the first and last step; no key pressed there reaches the
+game's own listener (``InputRouter``, on ``document``), so arrows never move
+tiles from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+from game2048.board import to_rows
+from game2048.values import INFINITY, format_value
+
+BUDGET_MS = 3000.0
+"""The time a tree is expected to take in the worker (a depth-3 minimax of an opening board: about a second)."""
+STEP_KEYS = {"ArrowLeft": "back", "ArrowRight": "next", "Home": "start", "End": "end"}
+FORM_TAGS = frozenset({"INPUT", "SELECT", "TEXTAREA"})
+KIND_NAMES = {
+    "max": "player (max)",
+    "min": "computer (min)",
+    "leaf": "leaf",
+    "won": "win",
+    "lost": "loss",
+}
+VARIANT_NAMES = (
+    ((True, True), "Alpha-beta, moves ordered"),
+    ((False, True), "Alpha-beta, natural order"),
+    ((False, False), "Minimax (no pruning)"),
+)
+CUT = "\u03b1 \u2265 \u03b2"
+
+
+def alpha_text(alpha: float | None) -> str:
+    return format_value(-INFINITY if alpha is None else alpha)
+
+
+def beta_text(beta: float | None) -> str:
+    return format_value(INFINITY if beta is None else beta)
+
+
+def ranks_to_values(ranks: str) -> list[int]:
+    """The 16 tile values of a compact board (one hex rank per cell, reading order)."""
+    return [1 << int(c, 16) if c != "0" else 0 for c in ranks]
+
+
+def children_of(trace: dict[str, Any]) -> dict[int, list[int]]:
+    """Each node's children, in the order they are tried (ids grow in that order)."""
+    children: dict[int, list[int]] = {node["id"]: [] for node in trace["nodes"]}
+    for node in trace["nodes"]:
+        if node["parent"] is not None:
+            children[node["parent"]].append(node["id"])
+    return children
+
+
+def walk_state(trace: dict[str, Any], index: int) -> dict[int, dict[str, Any]]:
+    """What is known once steps ``0..index`` have run: ``{node id: {"status", ...}}`` for every node reached.
+
+    ``status`` is ``active`` (entered, not returned), ``done`` (with ``value``
+    and ``bound``) or ``pruned`` (with the ``alpha`` and ``beta`` of its cut);
+    ``alpha``, ``beta`` (current window, ``None`` infinite, absent without
+    pruning) and ``best`` (best child value so far) for inner nodes.
+    """
+    state: dict[int, dict[str, Any]] = {}
+    for step in trace["steps"][: index + 1]:
+        node, event = step["node"], step["event"]
+        window = {key: step[key] for key in ("alpha", "beta") if key in step}
+        if event == "enter":
+            state[node] = {"status": "active", "best": None, **window}
+        elif event in ("leaf", "won", "lost"):
+            state[node] = {"status": "done", "value": step["value"], "bound": "exact", **window}
+        elif event == "backup":
+            state[node].update(best=step["best"], last=step["child"], **window)
+        elif event == "cut":
+            for child in step["pruned"]:
+                state[child] = {"status": "pruned", "alpha": step["alpha"], "beta": step["beta"]}
+        elif event == "return":
+            state[node].update(status="done", value=step["value"], bound=step["bound"])
+    return state
+
+
+def value_text(info: dict[str, Any]) -> str:
+    """A reached node's value as known: exact, a bound, or the best so far."""
+    if info["status"] == "pruned":
+        return f"pruned: {CUT} (\u03b1 = {alpha_text(info['alpha'])}, \u03b2 = {beta_text(info['beta'])})"
+    if info["status"] == "done":
+        sign = {"upper": "\u2264 ", "lower": "\u2265 "}.get(info.get("bound"), "")
+        return f"value {sign}{format_value(info['value'])}"
+    best = info.get("best")
+    return "searching" if best is None else f"best so far {format_value(best)}"
+
+
+def window_text(info: dict[str, Any]) -> str:
+    if "alpha" not in info:
+        return ""
+    return f"\u03b1 = {alpha_text(info['alpha'])}, \u03b2 = {beta_text(info['beta'])}"
+
+
+class TreeWalk:
+    """The step-by-step panel: build the tree in the worker, then walk its steps with buttons or keys."""
+
+    def __init__(
+        self,
+        document: Any,
+        client: Any,
+        session: Any,
+        create_proxy: Callable[[Callable[..., Any]], Any],
+        evaluation: Callable[[], dict[str, Any]] | None = None,
+        on_worker_failed: Callable[[dict[str, Any]], None] | None = None,
+    ) -> None:
+        self.document = document
+        self.client = client
+        self.session = session
+        self._proxy = create_proxy
+        self._proxies: list[Any] = []
+        self._tasks: set[Any] = set()
+        self.evaluation = evaluation or (lambda: {})
+        self.on_worker_failed = on_worker_failed
+        self.trace: dict[str, Any] | None = None
+        self.variants: list[dict[str, Any]] = []
+        self.children: dict[int, list[int]] = {}
+        self.index = 0
+        self.rows: list[list[int]] | None = None  # the board the tree is built for
+        self.building = False
+        self.builds = 0  # trees drawn so far (``data-builds`` on the section, for tests)
+        self._request = 0  # only the answer to the last request is drawn
+        self.section = document.getElementById("tree-walk")
+        self._build_markup()
+        self._listen(self.section, "keydown", self._keydown)
+        self._listen(self.section, "focusin", lambda _e: self.refresh())
+        self._listen(self.build_button, "click", lambda _e: self.build())
+        for name in ("depth_select", "ordering_box", "pruning_box"):
+            self._listen(getattr(self, name), "change", lambda _e: self._switched())
+        for action, button in self.step_buttons.items():
+            self._listen(button, "click", lambda _e, a=action: self.go(a))
+        self.refresh()
+
+    # -- markup -------------------------------------------------------------------------------
+
+    def _el(self, tag: str, cls: str = "", text: str = "", **attributes: str) -> Any:
+        element = self.document.createElement(tag)
+        if cls:
+            element.className = cls
+        if text:
+            element.textContent = text
+        for key, value in attributes.items():
+            element.setAttribute(key.replace("_", "-"), value)
+        return element
+
+    def _build_markup(self) -> None:
+        el = self._el
+        title = el("h3", "tw-title", "Alpha-beta step by step")
+        intro = el(
+            "p",
+            "tw-intro",
+            "The real game tree of this board, walked node by node: the player (max) moves, the computer "
+            "(min) places its most annoying tiles. Watch \u03b1 and \u03b2 travel down, values back up, "
+            "and branches pruned once \u03b1 \u2265 \u03b2.",
+        )
+        options = el("div", "tw-options")
+        self.build_button = el(
+            "button", "button tw-build", "Build the tree for this board", type="button", id="tw-build"
+        )
+        depth_label = el("label", "tw-option")
+        depth_label.append(el("span", "", "Depth"))
+        self.depth_select = el("select", "", id="tw-depth")
+        for value, text in (("2", "2 (player, computer, player)"), ("3", "3 (and computer, player)")):
+            option = el("option", "", text)
+            option.value = value
+            self.depth_select.appendChild(option)
+        self.depth_select.value = "2"
+        depth_label.appendChild(self.depth_select)
+        self.ordering_box = el("input", "", type="checkbox", id="tw-ordering")
+        self.pruning_box = el("input", "", type="checkbox", id="tw-pruning")
+        self.ordering_box.checked = True
+        self.pruning_box.checked = True
+        switches = []
+        for box, text in ((self.ordering_box, "Move ordering"), (self.pruning_box, "Pruning (off: plain minimax)")):
+            label = el("label", "tw-switch")
+            label.append(box, el("span", "", text))
+            switches.append(label)
+        options.append(self.build_button, depth_label, *switches)
+        self.status = el("p", "tw-status", "", role="status", id="tw-status")
+        self.counts = el("table", "tw-counts", id="tw-counts", hidden="")
+        nav = el("div", "tw-nav", role="group", aria_label="Steps")
+        self.step_buttons = {}
+        for action, text, label in (
+            ("start", "Start", "First step (Home)"),
+            ("back", "\u25c0 Back", "Step back (\u2190)"),
+            ("next", "Next \u25b6", "Next step (\u2192)"),
+            ("end", "End", "Last step (End)"),
+        ):
+            button = el("button", "button small tw-step", text, type="button", id=f"tw-{action}", aria_label=label)
+            button.title = label
+            self.step_buttons[action] = button
+        self.position = el("span", "tw-position", "", id="tw-position", aria_live="polite")
+        nav.append(*self.step_buttons.values(), self.position)
+        self.explain = el("p", "tw-explain", "", id="tw-explain", aria_live="polite")
+        self.path = el("ol", "tw-path", id="tw-path", aria_label="Path from the root to the current node")
+        self.kids_title = el("p", "tw-kids-title", "", id="tw-kids-title")
+        self.kids = el("ul", "tw-children", id="tw-children", aria_labelledby="tw-kids-title")
+        self.tree = el("div", "tw-tree", id="tw-tree", hidden="")
+        self.tree.append(nav, self.explain, self.path, self.kids_title, self.kids)
+        self.section.replaceChildren(title, intro, options, self.status, self.counts, self.tree)
+
+    # -- wiring -------------------------------------------------------------------------------
+
+    def _listen(self, element: Any, event: str, handler: Callable[[Any], None]) -> None:
+        proxy = self._proxy(handler)
+        self._proxies.append(proxy)
+        element.addEventListener(event, proxy)
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _keydown(self, event: Any) -> None:
+        """Keep every key pressed inside the section from the game's listener; ←, →, Home and End step."""
+        event.stopPropagation()
+        target = event.target
+        if getattr(target, "tagName", None) in FORM_TAGS and str(getattr(target, "type", "")) != "checkbox":
+            return
+        if event.ctrlKey or event.altKey or event.metaKey:
+            return
+        action = STEP_KEYS.get(str(event.key))
+        if action is not None:
+            event.preventDefault()
+            self.go(action)
+
+    # -- actions ------------------------------------------------------------------------------
+
+    def build(self, rows: list[list[int]] | None = None) -> None:
+        """Ask the worker for the tree of the current board (or ``rows``), with the depth and switches shown."""
+        if not self.client.ready:
+            self._set_status(self.client.error or "The AI is still loading: the tree is built in its worker.")
+            self.update_buttons()
+            return
+        self.rows = rows if rows is not None else to_rows(self.session.game.board)
+        self._request += 1
+        self._spawn(self._fetch(self._request, self.rows))
+
+    def _switched(self) -> None:
+        """A new depth or switch: the same board's tree again, if one is shown."""
+        if self.rows is not None and self.client.ready:
+            self.build(self.rows)
+
+    def request(self, rows: list[list[int]]) -> dict[str, Any]:
+        settings = self.evaluation()
+        return {
+            **{key: settings[key] for key in ("algorithm", "preset", "weights") if key in settings},
+            "rows": rows,
+            "depth": int(str(self.depth_select.value) or "2"),
+            "ordering": bool(self.ordering_box.checked),
+            "pruning": bool(self.pruning_box.checked),
+        }
+
+    async def _fetch(self, number: int, rows: list[list[int]]) -> None:
+        self.building = True
+        self.update_buttons()
+        self._set_status("Building the tree in the AI worker\u2026")
+        try:
+            answer = await self.client.call("trace", self.request(rows), BUDGET_MS)
+        finally:
+            if number == self._request:
+                self.building = False
+        if number != self._request:
+            return  # a newer request was sent meanwhile
+        if not answer.get("ok"):
+            self._set_status(f"The tree could not be built: {answer.get('error')}", error=True)
+            if answer.get("restart") and self.on_worker_failed is not None:
+                self.on_worker_failed(answer)
+            self.update_buttons()
+            return
+        self.show(answer)
+
+    def show(self, answer: dict[str, Any]) -> None:
+        """Draw a worker answer (``stepwise.variants``) from its first step."""
+        self.trace = answer["trace"]
+        self.variants = answer.get("variants", [])
+        self.children = children_of(self.trace)
+        self.index = 0
+        trace = self.trace
+        search = "Alpha-beta" if trace["pruning"] else "Minimax"
+        order = "moves ordered" if trace["ordering"] else "natural order"
+        self._set_status(
+            f"{search} ({order}) at depth {trace['depth']}: {len(trace['steps'])} steps; "
+            f"best move {trace['move'] or 'none (lost)'}, value {format_value(trace['value'])}."
+        )
+        self.builds += 1
+        self.section.setAttribute("data-builds", str(self.builds))
+        self._draw_counts()
+        self.tree.hidden = False
+        self.render()
+
+    def go(self, action: str) -> None:
+        if self.trace is None:
+            return
+        last = len(self.trace["steps"]) - 1
+        target = {"start": 0, "back": self.index - 1, "next": self.index + 1, "end": last}[action]
+        target = max(0, min(last, target))
+        if target != self.index:
+            self.index = target
+            self.render()
+
+    # -- drawing ------------------------------------------------------------------------------
+
+    def refresh(self) -> None:
+        """The build button and the waiting message as the AI is now (``main`` calls it once the worker is up)."""
+        self.update_buttons()
+        if self.trace is None and not self.building:
+            if self.client.ready:
+                self._set_status("Build the tree to walk through it, step by step.")
+            else:
+                self._set_status(self.client.error or "The AI is loading: the tree is built in its worker.")
+
+    def update_buttons(self) -> None:
+        self.build_button.disabled = not self.client.ready or self.building
+        steps = len(self.trace["steps"]) if self.trace else 0
+        # aria-disabled, not disabled: a disabled button drops the focus, and the keys with it, at either end.
+        at_start = steps == 0 or self.index == 0
+        at_end = steps == 0 or self.index >= steps - 1
+        for action, off in (("start", at_start), ("back", at_start), ("next", at_end), ("end", at_end)):
+            self.step_buttons[action].setAttribute("aria-disabled", "true" if off else "false")
+
+    def _set_status(self, text: str, error: bool = False) -> None:
+        self.status.textContent = text
+        self.status.className = "tw-status error" if error else "tw-status"
+
+    def _draw_counts(self) -> None:
+        el = self._el
+        self.counts.replaceChildren()
+        self.counts.appendChild(el("caption", "", "Leaves evaluated on this tree"))
+        head = el("tr")
+        head.append(
+            el("th", "", "Search", scope="col"), el("th", "", "Leaves", scope="col"), el("th", "", "Nodes", scope="col")
+        )
+        self.counts.appendChild(head)
+        by_switches = {(v["ordering"], v["pruning"]): v for v in self.variants}
+        shown = (self.trace["ordering"], self.trace["pruning"])
+        for key, name in VARIANT_NAMES:
+            variant = by_switches.get(key)
+            if variant is None:
+                continue
+            row = el("tr", "tw-current" if key == shown or (not key[1] and not shown[1]) else "")
+            row.setAttribute(
+                "data-variant", f"{'ordered' if key[0] else 'natural'}-{'pruning' if key[1] else 'minimax'}"
+            )
+            row.append(
+                el("th", "", name, scope="row"),
+                el("td", "", str(variant["leaves"])),
+                el("td", "", str(variant["nodes"])),
+            )
+            self.counts.appendChild(row)
+        self.counts.hidden = False
+
+    def _mini_board(self, ranks: str) -> Any:
+        board = self._el("div", "tw-mini", role="img", aria_label=_board_words(ranks))
+        for value in ranks_to_values(ranks):
+            board.appendChild(
+                self._el("span", f"tw-cell tw-v{min(value, 4096)}" if value else "tw-cell", str(value) if value else "")
+            )
+        return board
+
+    def render(self) -> None:
+        """Draw step ``index``: the explanation, the path with α/β and values, the current node's children."""
+        trace = self.trace
+        assert trace is not None
+        steps, nodes = trace["steps"], trace["nodes"]
+        step = steps[self.index]
+        state = walk_state(trace, self.index)
+        current = step["node"]
+        self.position.textContent = f"Step {self.index + 1} of {len(steps)}"
+        self.explain.textContent = step["text"]
+        self.section.setAttribute("data-step", str(self.index))
+        self.section.setAttribute("data-event", step["event"])
+        path = []
+        node: int | None = current
+        while node is not None:
+            path.append(node)
+            node = nodes[node]["parent"]
+        self.path.replaceChildren()
+        for depth, node_id in enumerate(reversed(path)):
+            self.path.appendChild(self._path_item(nodes[node_id], state.get(node_id), depth, node_id == current))
+        self.update_buttons()
+        # The current node's children; a leaf shows its siblings instead, itself marked.
+        shown_parent = current if self.children[current] else nodes[current]["parent"]
+        self.kids.replaceChildren()
+        if shown_parent is None:
+            self.kids_title.textContent = ""
+            return
+        parent = nodes[shown_parent]
+        what = "moves" if parent["kind"] == "max" else "placements"
+        self.kids_title.textContent = f"{parent['label'].capitalize()}: its {what}, in the order tried"
+        for child_id in self.children[shown_parent]:
+            marks = []
+            if child_id == current:
+                marks.append("tw-here")
+            if step["event"] == "backup" and step.get("child") == child_id:
+                marks.append("tw-backed")
+            self.kids.appendChild(self._child_item(nodes[child_id], state.get(child_id), marks))
+
+    def _path_item(self, node: dict[str, Any], info: dict[str, Any] | None, depth: int, here: bool) -> Any:
+        el = self._el
+        item = el("li", "tw-node tw-here" if here else "tw-node", data_kind=node["kind"], data_id=str(node["id"]))
+        if here:
+            item.setAttribute("aria-current", "step")
+        item.appendChild(self._mini_board(node["ranks"]))
+        text = el("div", "tw-node-text")
+        text.appendChild(el("span", "tw-label", node["label"]))
+        text.appendChild(el("span", "tw-kind", KIND_NAMES.get(node["kind"], node["kind"])))
+        if info is not None:
+            window = window_text(info)
+            if window and info["status"] != "pruned":
+                text.appendChild(el("span", "tw-window", window))
+            text.appendChild(el("span", "tw-value", value_text(info)))
+        item.appendChild(text)
+        return item
+
+    def _child_item(self, node: dict[str, Any], info: dict[str, Any] | None, marks: list[str]) -> Any:
+        el = self._el
+        status = "pending" if info is None else info["status"]
+        classes = " ".join(["tw-child", f"tw-{status}", *marks])
+        item = el("li", classes, data_id=str(node["id"]), data_status=status)
+        item.appendChild(el("span", "tw-label", node["label"]))
+        item.appendChild(el("span", "tw-kind", KIND_NAMES.get(node["kind"], node["kind"])))
+        item.appendChild(el("span", "tw-value", "not reached yet" if info is None else value_text(info)))
+        return item
+
+
+def _board_words(ranks: str) -> str:
+    """The board as text, row by row, for a screen reader ("." for an empty cell)."""
+    values = ranks_to_values(ranks)
+    return "; ".join(" ".join(str(v) if v else "." for v in values[r * 4 : r * 4 + 4]) for r in range(4))

@@ -1,0 +1,299 @@
+"""TreeWalk in CPython: a fake DOM, a fake client answering with the real stepwise engine, keys and buttons."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+import pytest
+from app_async import run_async
+
+from app import tree_walk
+from app.tree_walk import TreeWalk, walk_state
+from game2048.board import count_empty, from_rows
+from game2048.search import stepwise
+
+# The hand-checked board of tests/test_stepwise.py: with "empty cells" as the evaluation, 3 cuts at depth 2.
+GOLDEN = [[16, 8, 16, 2], [2, 32, 2, 16], [16, 16, 4, 32], [2, 8, 0, 8]]
+
+
+class FakeElement:
+    def __init__(self, tag: str, element_id: str = "") -> None:
+        self.tagName = tag.upper()
+        self.id = element_id
+        self.children: list[FakeElement] = []
+        self.attributes: dict[str, str] = {}
+        self.listeners: dict[str, list] = {}
+        self.textContent = ""
+        self.className = ""
+        self.hidden = False
+        self.disabled = False
+        self.value = ""
+        self.checked = False
+        self.title = ""
+        self.type = ""
+
+    def setAttribute(self, name, value):  # noqa: N802 - the DOM's names
+        self.attributes[name] = str(value)
+        if name == "id":
+            self.id = str(value)
+        elif name == "hidden":
+            self.hidden = True
+        elif name == "type":
+            self.type = str(value)
+
+    def getAttribute(self, name):  # noqa: N802
+        return self.attributes.get(name)
+
+    def appendChild(self, child):  # noqa: N802
+        self.children.append(child)
+        return child
+
+    def append(self, *children):
+        self.children.extend(children)
+
+    def replaceChildren(self, *children):  # noqa: N802
+        self.children = list(children)
+
+    def addEventListener(self, event, handler):  # noqa: N802
+        self.listeners.setdefault(event, []).append(handler)
+
+    def walk(self):
+        yield self
+        for child in self.children:
+            yield from child.walk()
+
+    def find(self, element_id: str) -> FakeElement:
+        return next(e for e in self.walk() if e.id == element_id)
+
+    def text(self) -> str:
+        return " ".join(t for t in (e.textContent for e in self.walk()) if t)
+
+
+class FakeDocument:
+    def __init__(self) -> None:
+        self.section = FakeElement("section", "tree-walk")
+
+    def createElement(self, tag):  # noqa: N802
+        return FakeElement(tag)
+
+    def getElementById(self, element_id):  # noqa: N802
+        return self.section if element_id == "tree-walk" else self.section.find(element_id)
+
+
+class FakeKey:
+    def __init__(self, key: str, target: FakeElement) -> None:
+        self.key, self.target = key, target
+        self.ctrlKey = self.altKey = self.metaKey = False
+        self.stopped = self.prevented = False
+
+    def stopPropagation(self):  # noqa: N802
+        self.stopped = True
+
+    def preventDefault(self):  # noqa: N802
+        self.prevented = True
+
+
+class EngineClient:
+    """Answers ``trace`` with ``stepwise.variants`` over "empty cells", so the values can be checked by hand."""
+
+    def __init__(self, ready: bool = True, answer: dict | None = None) -> None:
+        self.ready = ready
+        self.error = None
+        self.answer = answer
+        self.calls: list[tuple[str, dict, float]] = []
+
+    async def call(self, function, request, budget_ms):
+        self.calls.append((function, request, budget_ms))
+        await asyncio.sleep(0)
+        if self.answer is not None:
+            return self.answer
+        board = from_rows(request["rows"])
+        return {
+            "ok": True,
+            **stepwise.variants(
+                board, request["depth"], count_empty, ordering=request["ordering"], pruning=request["pruning"]
+            ),
+        }
+
+
+def _walk(client=None, rows=GOLDEN, **kwargs) -> tuple[TreeWalk, FakeDocument]:
+    document = FakeDocument()
+    session = SimpleNamespace(game=SimpleNamespace(board=from_rows(rows)))
+    walk = TreeWalk(document, client or EngineClient(), session, lambda f: f, **kwargs)
+    return walk, document
+
+
+def _off(button: FakeElement) -> bool:
+    return button.getAttribute("aria-disabled") == "true"
+
+
+def _fire(element: FakeElement, event: str, payload=None) -> None:
+    for handler in element.listeners.get(event, []):
+        handler(payload)
+
+
+async def _settle(walk: TreeWalk) -> None:
+    while walk._tasks:
+        await asyncio.gather(*list(walk._tasks))
+
+
+def _built(ordering: bool = False, **kwargs) -> TreeWalk:
+    async def scenario():
+        walk, _ = _walk(**kwargs)
+        walk.ordering_box.checked = ordering
+        walk.build()
+        await _settle(walk)
+        return walk
+
+    return run_async(scenario)
+
+
+def test_walk_state_replays_the_golden_steps() -> None:
+    trace = stepwise.compact(stepwise.trace(from_rows(GOLDEN), 2, count_empty, ordering=False, pruning=True))
+    cut_at = next(i for i, s in enumerate(trace["steps"]) if s["event"] == "cut")
+    state = walk_state(trace, cut_at - 1)
+    assert state[5] == {"status": "active", "best": 3, "last": 9, "alpha": 3, "beta": 3}
+    assert 10 not in state and 11 not in state
+    state = walk_state(trace, cut_at)
+    assert state[10] == state[11] == {"status": "pruned", "alpha": 3, "beta": 3}
+    assert tree_walk.value_text(state[10]) == "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)"
+    end = walk_state(trace, len(trace["steps"]) - 1)
+    assert (end[0]["value"], end[2]["bound"], end[5]["bound"]) == (3, "upper", "lower")
+    assert tree_walk.value_text(end[2]) == "value \u2264 3" and tree_walk.value_text(end[5]) == "value \u2265 3"
+    assert tree_walk.window_text(walk_state(trace, 0)[0]) == "\u03b1 = \u2212\u221e, \u03b2 = +\u221e"
+
+
+def test_the_build_button_waits_for_the_ai() -> None:
+    client = EngineClient(ready=False)
+    walk, document = _walk(client)
+    assert walk.build_button.disabled and "loading" in walk.status.textContent
+    walk.build()
+    assert client.calls == [] and "loading" in walk.status.textContent
+    client.ready = True
+    walk.refresh()
+    assert not walk.build_button.disabled and walk.status.textContent.startswith("Build the tree")
+    assert _off(walk.step_buttons["next"]) and document.section.find("tw-tree").hidden
+
+
+def test_build_asks_the_worker_with_the_switches_and_the_ai_settings() -> None:
+    client = EngineClient()
+    evaluation = {"algorithm": "alphabeta", "preset": "snake", "weights": {"empty": 2}, "think_ms": 100}
+    walk = _built(client=client, evaluation=lambda: evaluation)
+    (function, request, budget), *_ = client.calls
+    assert function == "trace" and budget == tree_walk.BUDGET_MS
+    assert request == {
+        "algorithm": "alphabeta",
+        "preset": "snake",
+        "weights": {"empty": 2},
+        "rows": GOLDEN,
+        "depth": 2,
+        "ordering": False,
+        "pruning": True,
+    }
+    assert walk.position.textContent == f"Step 1 of {len(walk.trace['steps'])}"
+    assert walk.explain.textContent.startswith("Player to move (max) at the root")
+    counts = walk.counts.text()
+    assert "Alpha-beta, natural order 8 16" in counts and "Minimax (no pruning) 14 24" in counts
+
+
+def test_keys_in_the_section_step_and_never_reach_the_game() -> None:
+    walk = _built()
+    section = walk.section
+    button = walk.step_buttons["next"]
+    for key, expected in (("ArrowRight", 1), ("ArrowRight", 2), ("ArrowLeft", 1), ("End", None), ("Home", 0)):
+        event = FakeKey(key, button)
+        _fire(section, "keydown", event)
+        assert event.stopped and event.prevented
+        assert walk.index == (len(walk.trace["steps"]) - 1 if expected is None else expected)
+    letter = FakeKey("r", button)
+    _fire(section, "keydown", letter)
+    assert letter.stopped and not letter.prevented  # R would restart the game: it stays in the section
+    on_select = FakeKey("ArrowRight", walk.depth_select)
+    _fire(section, "keydown", on_select)
+    assert on_select.stopped and not on_select.prevented and walk.index == 0  # the select keeps its arrows
+
+
+def test_buttons_walk_forward_and_back_and_stop_at_the_ends() -> None:
+    walk = _built()
+    assert _off(walk.step_buttons["back"]) and not _off(walk.step_buttons["next"])
+    _fire(walk.step_buttons["back"], "click")
+    assert walk.index == 0
+    for _ in range(3):
+        _fire(walk.step_buttons["next"], "click")
+    assert walk.index == 3 and walk.section.getAttribute("data-event") == "leaf"
+    _fire(walk.step_buttons["end"], "click")
+    assert _off(walk.step_buttons["next"]) and walk.explain.textContent == "The root returns 3: play right."
+    _fire(walk.step_buttons["next"], "click")
+    assert walk.index == len(walk.trace["steps"]) - 1
+    _fire(walk.step_buttons["start"], "click")
+    assert walk.index == 0
+
+
+def test_the_path_alpha_beta_and_a_pruned_branch_are_drawn() -> None:
+    walk = _built()
+    cut_at = next(i for i, s in enumerate(walk.trace["steps"]) if s["event"] == "cut")
+    walk.index = cut_at
+    walk.render()
+    path = walk.path.children
+    assert [item.getAttribute("data-id") for item in path] == ["0", "1", "5"]
+    assert path[-1].getAttribute("aria-current") == "step"
+    assert "\u03b1 = 3, \u03b2 = 3" in path[-1].text() and "\u03b1 = \u2212\u221e, \u03b2 = 3" in path[1].text()
+    assert len(path[-1].children[0].children) == 16  # the mini board
+    kids = walk.kids.children
+    assert [k.getAttribute("data-status") for k in kids] == ["done", "pruned", "pruned"]
+    assert "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)" in kids[1].text()
+    assert "tw-pruned" in kids[1].className
+    assert walk.explain.textContent.startswith("Cut: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)")
+
+
+def test_a_leaf_shows_its_siblings_and_minimax_has_no_window() -> None:
+    walk = _built()
+    walk.index = 3  # the first leaf
+    walk.render()
+    kids = walk.kids.children
+    assert "tw-here" in kids[0].className and [k.getAttribute("data-status") for k in kids] == [
+        "done",
+        "pending",
+        "pending",
+    ]
+
+    async def scenario():
+        walk.pruning_box.checked = False
+        _fire(walk.pruning_box, "change")
+        await _settle(walk)
+
+    run_async(scenario)
+    assert walk.trace["pruning"] is False and walk.index == 0
+    assert "\u03b1" not in walk.path.text()
+    assert walk.counts.text().count("Minimax") == 1
+
+
+def test_switches_rebuild_the_same_board_even_after_the_game_moved_on() -> None:
+    client = EngineClient()
+    walk = _built(client=client)
+    walk.session.game.board = 0x1
+
+    async def scenario():
+        walk.depth_select.value = "3"
+        _fire(walk.depth_select, "change")
+        await _settle(walk)
+
+    run_async(scenario)
+    assert client.calls[-1][1]["rows"] == GOLDEN and client.calls[-1][1]["depth"] == 3
+    assert walk.trace["depth"] == 3
+
+
+def test_a_failed_answer_is_said_and_a_dead_worker_is_reported() -> None:
+    failures = []
+    answer = {"ok": False, "error": "the AI stopped working (boom)", "restart": True}
+    walk = _built(client=EngineClient(answer=answer), on_worker_failed=failures.append)
+    assert walk.status.textContent == "The tree could not be built: the AI stopped working (boom)"
+    assert walk.status.className == "tw-status error" and failures == [answer] and walk.trace is None
+
+
+@pytest.mark.parametrize("rows", [[[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]]])
+def test_a_lost_board_is_one_step(rows) -> None:
+    walk = _built(rows=rows)
+    assert len(walk.trace["steps"]) == 1 and walk.trace["move"] is None
+    assert _off(walk.step_buttons["next"]) and "none (lost)" in walk.status.textContent

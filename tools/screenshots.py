@@ -1,0 +1,69 @@
+"""README's pictures of the search explorer, taken from the real page: ``python tools/screenshots.py``.
+
+Opens the page in Chromium (the project's server, Debian's chromium), plays
+a fixed seed to a middle position, opens the explorer and asks a hint, then
+opens a position link, builds its step-by-step tree and walks it to its
+first cut.  Writes
+``docs/images/explorer.png`` and ``docs/images/tree-walk.png``; the numbers
+in them vary with the machine's speed (the hint is timed), the tree does not.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+TOOLS = Path(__file__).resolve().parent
+REPO_ROOT = TOOLS.parent
+sys.path.insert(0, str(TOOLS))
+
+from browser import READY_SELECTOR, launch_chromium  # noqa: E402
+from serve import start_server  # noqa: E402
+
+OUT = REPO_ROOT / "docs" / "images"
+SEED = 41
+MOVES = ["ArrowLeft", "ArrowDown", "ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown"]
+TREE_ROWS = "0,0,2,0/0,0,0,0/256,32,16,0/2,4,4,8"
+"""The bench position middle-s7-m144, opened by a position link: its depth-2 tree prunes 22 of 37 leaves."""
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+
+    OUT.mkdir(parents=True, exist_ok=True)
+    server, base_url = start_server(REPO_ROOT, port=0)
+    try:
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            page = browser.new_page(viewport={"width": 560, "height": 1000}, device_scale_factor=1)
+            page.goto(f"{base_url}/index.html?seed={SEED}")
+            page.wait_for_selector(READY_SELECTOR, state="attached", timeout=90_000)
+            page.click("#explorer-toggle")
+            page.wait_for_function("!document.getElementById('ai-hint').disabled", timeout=90_000)
+            for key in MOVES:
+                page.keyboard.press(key)
+                page.wait_for_selector('#board[data-settled="true"]')
+            page.click("#ai-hint")
+            page.wait_for_selector("#explorer-decision[data-explained]", timeout=30_000)
+            page.locator("#explorer-decision").screenshot(path=str(OUT / "explorer.png"))
+            page.goto(f"{base_url}/index.html?rows={TREE_ROWS}")  # the explorer stays open: a saved setting
+            page.wait_for_selector(READY_SELECTOR, state="attached", timeout=90_000)
+            page.wait_for_selector("#tw-build:not([disabled])", timeout=90_000)
+            page.click("#tw-build")
+            page.wait_for_selector("#tree-walk[data-builds]", timeout=30_000)
+            page.focus("#tw-next")
+            for _ in range(200):  # walk to the first cut
+                if page.locator("#tree-walk .tw-pruned").count():
+                    break
+                page.keyboard.press("ArrowRight")
+            page.locator("#tree-walk").screenshot(path=str(OUT / "tree-walk.png"))
+            browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    print(f"wrote {OUT / 'explorer.png'} and {OUT / 'tree-walk.png'}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
