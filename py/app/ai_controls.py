@@ -29,6 +29,7 @@ from typing import Any
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.play import AI, HUMAN, Intent, PlaySession
+from app.wiring import Wiring
 from game2048.board import to_rows
 
 SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
@@ -54,8 +55,7 @@ class AiControls:
         self.view = view
         self.client = client
         self.storage = storage
-        self._proxy = create_proxy
-        self._proxies: list[Any] = []
+        self._wiring = Wiring(create_proxy)
         self.settings = AiSettings.from_saved(storage.settings().get("ai"))
         self.preset_defaults: dict[str, dict[str, float]] = {}
         self.autoplaying = False
@@ -67,7 +67,6 @@ class AiControls:
         self.on_connected: list[Callable[[], None]] = []  # other users of the worker, told when it is up or not
         self._run = 0  # autoplay generation: a stopped loop never plays again
         self._held = 0  # hold generation: a hint or step asked before ``hold`` is not shown or played
-        self._tasks: set[asyncio.Future[Any]] = set()
         el = document.getElementById
         self.hint_button = el("ai-hint")
         self.step_button = el("ai-step")
@@ -83,29 +82,19 @@ class AiControls:
         self.reset_button = el("ai-weights-reset")
         self.readout = el("ai-readout")
         session.listeners.append(self._on_session_event)
-        self._listen(self.hint_button, "click", lambda _e: self.hint())
-        self._listen(self.step_button, "click", lambda _e: self.step())
-        self._listen(self.autoplay_button, "click", lambda _e: self.toggle_autoplay())
-        self._listen(self.algorithm_select, "change", lambda _e: self._algorithm_changed())
-        self._listen(self.think_slider, "input", lambda _e: self._think_changed())
-        self._listen(self.pause_slider, "input", lambda _e: self._pause_changed())
-        self._listen(self.preset_select, "change", lambda _e: self._preset_changed())
-        self._listen(self.reset_button, "click", lambda _e: self._reset_weights())
+        self._wiring.listen(self.hint_button, "click", lambda _e: self.hint())
+        self._wiring.listen(self.step_button, "click", lambda _e: self.step())
+        self._wiring.listen(self.autoplay_button, "click", lambda _e: self.toggle_autoplay())
+        self._wiring.listen(self.algorithm_select, "change", lambda _e: self._algorithm_changed())
+        self._wiring.listen(self.think_slider, "input", lambda _e: self._think_changed())
+        self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
+        self._wiring.listen(self.preset_select, "change", lambda _e: self._preset_changed())
+        self._wiring.listen(self.reset_button, "click", lambda _e: self._reset_weights())
         self._show_settings()
         self._set_status("AI loading\u2026")
         self._update_buttons()
 
     # -- wiring -------------------------------------------------------------------------------
-
-    def _listen(self, element: Any, event: str, handler: Callable[[Any], None]) -> None:
-        proxy = self._proxy(handler)
-        self._proxies.append(proxy)
-        element.addEventListener(event, proxy)
-
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     def shortcut(self, action: str) -> Callable[[], None]:
         """The handler for a keyboard shortcut name in ``SHORTCUTS``."""
@@ -151,7 +140,7 @@ class AiControls:
     def hint(self) -> None:
         if self.autoplaying or self._defer("hint"):
             return
-        self._spawn(self._decide(play=False))
+        self._wiring.spawn(self._decide(play=False))
 
     def step(self) -> None:
         if self.autoplaying or self._defer("step"):
@@ -162,7 +151,7 @@ class AiControls:
         elif game.over:
             self._set_status("Game over: there is no move left to play.")
         else:
-            self._spawn(self._decide(play=True))
+            self._wiring.spawn(self._decide(play=True))
 
     def _defer(self, action: str) -> bool:
         """Keep ``action`` for later when the AI is busy or still starting; True if it was kept (or refused)."""
@@ -180,7 +169,7 @@ class AiControls:
         """Answer the hint or step asked for while busy, once the moves already queued are drawn."""
         action, self.pending = self.pending, None
         if action is not None:
-            self._spawn(self._when_idle(action))
+            self._wiring.spawn(self._when_idle(action))
 
     async def _when_idle(self, action: str) -> None:
         await self.session.wait_idle()
@@ -210,7 +199,7 @@ class AiControls:
         self.view.hide_hint()
         self._set_status("Autoplay\u2026")
         self._update_buttons()
-        self._spawn(self._autoplay(self._run))
+        self._wiring.spawn(self._autoplay(self._run))
 
     def stop_autoplay(self, status: str = "Autoplay stopped.") -> None:
         if not (self.autoplaying or self.waiting_at_win):
@@ -329,7 +318,7 @@ class AiControls:
         if answer.get("restart"):
             self.view.show_notice(f"AI error: {message}. Your game is kept; the AI is restarting.", error=True)
             self._set_status("The AI is restarting\u2026", error=True)
-            self._spawn(self.connect(restart=True))
+            self._wiring.spawn(self.connect(restart=True))
             return
         self._set_status(f"AI error: {message}", error=True)
         self.view.show_notice(f"AI error: {message}. Autoplay stopped; your game is kept.", error=True)
@@ -431,7 +420,7 @@ class AiControls:
             output.textContent = _number(values[name])
             row.append(caption, slider, output)
             self.weights_box.appendChild(row)
-            self._listen(slider, "input", lambda _e, n=name, s=slider, o=output: self._weight_changed(n, s, o))
+            self._wiring.listen(slider, "input", lambda _e, n=name, s=slider, o=output: self._weight_changed(n, s, o))
 
     # -- display ------------------------------------------------------------------------------
 

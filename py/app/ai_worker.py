@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import gc
 import json
+from collections.abc import Callable
 from typing import Any
 
 from game2048.board import Board, from_rows
@@ -52,47 +53,22 @@ EXPLAIN_FIELDS = (*REQUEST_FIELDS, "exact_root", "analysis_ms")
 TRACE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "ordering", "pruning", "id")
 
 
-def _parse_request(request_json: str, fields: tuple[str, ...] = REQUEST_FIELDS) -> tuple[Board, SearchOptions]:
+def _search(request: dict[str, Any]) -> tuple[Board, SearchOptions]:
     """The request's board and search; ``ValueError`` with a readable message otherwise."""
-    request = _json_object(request_json, fields)
     board = from_rows(request["rows"])
     given = {key: request[key] for key in ("think_ms", "depth", "algorithm", "preset") if request.get(key) is not None}
     return board, SearchOptions(**given, weights=request.get("weights") or None)
 
 
-def think(request_json: str) -> str:
-    """Search the requested board; the answer is JSON with ``ok`` true and the result, or ``ok`` false and why."""
-    request_id = None
-    try:
-        request_id = _request_id(request_json)
-        result = decide(*_parse_request(request_json))
-        answer = {**result.to_dict(), "ok": True}
-    except ValueError as exc:
-        answer = {"ok": False, "error": str(exc)}
-    except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
-        answer = {"ok": False, "error": f"the AI failed: {type(exc).__name__}: {exc}"}
-    if request_id is not None:
-        answer["id"] = request_id
-    return json.dumps(answer)
+def _answer(request_json: str, fields: tuple[str, ...], compute: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+    """``compute(request)`` plus ``"ok": true``, or ``ok`` false and why, as JSON with the request's ``id``.
 
-
-def trace(request_json: str) -> str:
-    """Alpha-beta step by step on the requested board (``stepwise.variants``), as JSON with ``ok``; never raises."""
-    request_id = None
+    Every exported function answers through here, so none raises into the
+    page: a bad request gets its message, a bug its type and message.
+    """
+    request_id = _request_id(request_json)
     try:
-        request_id = _request_id(request_json)
-        request = _json_object(request_json, TRACE_FIELDS)
-        depth = request.get("depth", 2)
-        switches = {name: request.get(name, True) for name in ("ordering", "pruning")}
-        for name, value in switches.items():
-            if not isinstance(value, bool):
-                raise ValueError(f"{name} is true or false, got {value!r}")
-        options = SearchOptions(preset=request.get("preset"), weights=request.get("weights") or None)
-        answer = {
-            **stepwise.variants(from_rows(request["rows"]), depth, options.evaluator(), **switches),
-            "preset": options.preset_name,
-            "ok": True,
-        }
+        answer = {**compute(_json_object(request_json, fields)), "ok": True}
     except ValueError as exc:
         answer = {"ok": False, "error": str(exc)}
     except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
@@ -102,6 +78,27 @@ def trace(request_json: str) -> str:
     return json.dumps(answer, ensure_ascii=False)
 
 
+def think(request_json: str) -> str:
+    """Search the requested board; the answer is JSON with ``ok`` true and the result, or ``ok`` false and why."""
+    return _answer(request_json, REQUEST_FIELDS, lambda request: decide(*_search(request)).to_dict())
+
+
+def trace(request_json: str) -> str:
+    """Alpha-beta step by step on the requested board (``stepwise.variants``), as JSON with ``ok``; never raises."""
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        depth = request.get("depth", 2)
+        switches = {name: request.get(name, True) for name in ("ordering", "pruning")}
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} is true or false, got {value!r}")
+        options = SearchOptions(preset=request.get("preset"), weights=request.get("weights") or None)
+        traced = stepwise.variants(from_rows(request["rows"]), depth, options.evaluator(), **switches)
+        return {**traced, "preset": options.preset_name}
+
+    return _answer(request_json, TRACE_FIELDS, compute)
+
+
 def explain(request_json: str) -> str:
     """``think`` with the search's explanation (``game2048.search.explain``), for the page's explorer; never raises.
 
@@ -109,24 +106,16 @@ def explain(request_json: str) -> str:
     hints it the same way) plus ``"explanation"``.  Extra request fields:
     ``exact_root`` (bool) and ``analysis_ms`` (the explanation's own time).
     """
-    request_id = None
-    try:
-        request_id = _request_id(request_json)
-        request = _json_object(request_json, EXPLAIN_FIELDS)
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
         exact_root = request.get("exact_root", False)
         if not isinstance(exact_root, bool):
             raise ValueError(f"exact_root is true or false, got {exact_root!r}")
         analysis_ms = request.get("analysis_ms", DEFAULT_ANALYSIS_MS)
-        board, options = _parse_request(request_json, EXPLAIN_FIELDS)
-        explanation = explain_decision(board, options, exact_root=exact_root, analysis_ms=analysis_ms)
-        answer = {**explanation["decision"], "explanation": explanation, "ok": True}
-    except ValueError as exc:
-        answer = {"ok": False, "error": str(exc)}
-    except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
-        answer = {"ok": False, "error": f"the AI failed: {type(exc).__name__}: {exc}"}
-    if request_id is not None:
-        answer["id"] = request_id
-    return json.dumps(answer)
+        explanation = explain_decision(*_search(request), exact_root=exact_root, analysis_ms=analysis_ms)
+        return {**explanation["decision"], "explanation": explanation}
+
+    return _answer(request_json, EXPLAIN_FIELDS, compute)
 
 
 def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:

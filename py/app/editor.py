@@ -27,7 +27,6 @@ Bound to the DOM it receives (``document``, ``create_proxy``), like
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import parse_qsl, urlencode
@@ -35,6 +34,7 @@ from urllib.parse import parse_qsl, urlencode
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.saved_games import SavedGames, describe, worth_keeping
 from app.startup import LOST_POSITION, position_game
+from app.wiring import Wiring
 from game2048.board import MAX_RANK, Board, from_rows, tile_values, to_rows
 from game2048.position_text import format_rows, parse_rows, parse_value
 
@@ -73,9 +73,7 @@ class PositionEditor:
         self.view = view
         self.saved = saved
         self.hold_ai = hold_ai
-        self._proxy = create_proxy
-        self._proxies: list[Any] = []
-        self._tasks: set[asyncio.Future[Any]] = set()
+        self._wiring = Wiring(create_proxy)
         self.editing = False
         self.values = [0] * 16  # the board being edited, cell 0 (top left) first
         self.selected = 0
@@ -87,7 +85,7 @@ class PositionEditor:
         self.board_el = el("board")
         self._build_bar()
         self._build_cells()
-        self._listen(self.toggle_button, "click", lambda _e: self.toggle())
+        self._wiring.listen(self.toggle_button, "click", lambda _e: self.toggle())
         if from_link:
             self._forget_link_position()
 
@@ -105,7 +103,7 @@ class PositionEditor:
         button = self._element(
             "button", {"type": "button", "id": element_id, "class": "button small" if small else "button"}, text
         )
-        self._listen(button, "click", lambda _e: handler())
+        self._wiring.listen(button, "click", lambda _e: handler())
         return button
 
     def _build_bar(self) -> None:
@@ -132,7 +130,7 @@ class PositionEditor:
         )
         label.append(self.value_caption, self.value_input)
         value_row.append(label)
-        self._listen(self.value_input, "change", lambda _e: self._value_entered())
+        self._wiring.listen(self.value_input, "change", lambda _e: self._value_entered())
         self.status = self._element("p", {"class": "editor-status", "id": "editor-status", "role": "status"})
         share = self._element("details", {"class": "editor-share", "id": "editor-share"})
         summary = self._element("summary", {}, "Paste or share a position")
@@ -180,21 +178,11 @@ class PositionEditor:
             button.append(self._element("span", {"class": "tile-inner"}))
             self.cell_buttons.append(button)
             self.cells_el.append(button)
-        self._listen(self.cells_el, "click", self._cell_click)
-        self._listen(self.cells_el, "contextmenu", self._cell_context_menu)
-        self._listen(self.cells_el, "keydown", self._cell_key)
-        self._listen(self.cells_el, "focusin", self._cell_focus)
+        self._wiring.listen(self.cells_el, "click", self._cell_click)
+        self._wiring.listen(self.cells_el, "contextmenu", self._cell_context_menu)
+        self._wiring.listen(self.cells_el, "keydown", self._cell_key)
+        self._wiring.listen(self.cells_el, "focusin", self._cell_focus)
         self.board_el.append(self.cells_el)
-
-    def _listen(self, element: Any, event: str, handler: Callable[[Any], None]) -> None:
-        proxy = self._proxy(handler)
-        self._proxies.append(proxy)
-        element.addEventListener(event, proxy)
-
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
     # -- the mode -----------------------------------------------------------------------------
 
@@ -485,7 +473,7 @@ class PositionEditor:
         if not clipboard:
             self._say("This browser gives no clipboard here: copy the link from the field below.")
             return
-        self._spawn(self._copy(clipboard, url))
+        self._wiring.spawn(self._copy(clipboard, url))
 
     async def _copy(self, clipboard: Any, url: str) -> None:
         try:

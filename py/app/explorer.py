@@ -16,12 +16,12 @@ CPython tests read them without a browser; every text is escaped.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from html import escape
 from typing import Any
 
 from app.view import SUPER_VALUE
+from app.wiring import Wiring
 from game2048.values import format_value
 
 EXPLORER_KEY = "e"
@@ -61,8 +61,7 @@ class Explorer:
         self.client = client
         self.session = session
         self.storage = storage
-        self._proxies: list[Any] = []
-        self._tasks: set[asyncio.Future[Any]] = set()
+        self._wiring = Wiring(create_proxy)
         self.last_request: dict[str, Any] | None = None
         self.last_board: int | None = None
         el = document.getElementById
@@ -72,12 +71,8 @@ class Explorer:
         self.decision = el("explorer-decision")
         self.shown = 0
         self.on_worker_failed: Callable[[dict[str, Any]], None] | None = None  # main: the AI panel restarts it
-        proxy = create_proxy(lambda _e: self.toggle())
-        self._proxies.append(proxy)
-        self.toggle_button.addEventListener("click", proxy)
-        clicks = create_proxy(self._clicked)
-        self._proxies.append(clicks)
-        self.decision.addEventListener("click", clicks)
+        self._wiring.listen(self.toggle_button, "click", lambda _e: self.toggle())
+        self._wiring.listen(self.decision, "click", self._clicked)
         self._set_open(bool(storage.settings().get("explorer")), save=False)
 
     @property
@@ -118,12 +113,7 @@ class Explorer:
     def _clicked(self, event: Any) -> None:
         target = event.target
         if target is not None and getattr(target, "id", "") == "explorer-exact":
-            self._spawn(self.exact_values())
-
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+            self._wiring.spawn(self.exact_values())
 
     async def exact_values(self) -> None:
         """Ask the worker for every root move's exact value, at the depth the shown decision completed."""

@@ -20,10 +20,10 @@ tiles from here.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
 from typing import Any
 
+from app.wiring import Wiring
 from game2048.board import to_rows
 from game2048.values import INFINITY, format_value
 
@@ -126,9 +126,7 @@ class TreeWalk:
         self.document = document
         self.client = client
         self.session = session
-        self._proxy = create_proxy
-        self._proxies: list[Any] = []
-        self._tasks: set[Any] = set()
+        self._wiring = Wiring(create_proxy)
         self.evaluation = evaluation or (lambda: {})
         self.on_worker_failed = on_worker_failed
         self.trace: dict[str, Any] | None = None
@@ -141,13 +139,13 @@ class TreeWalk:
         self._request = 0  # only the answer to the last request is drawn
         self.section = document.getElementById("tree-walk")
         self._build_markup()
-        self._listen(self.section, "keydown", self._keydown)
-        self._listen(self.section, "focusin", lambda _e: self.refresh())
-        self._listen(self.build_button, "click", lambda _e: self.build())
+        self._wiring.listen(self.section, "keydown", self._keydown)
+        self._wiring.listen(self.section, "focusin", lambda _e: self.refresh())
+        self._wiring.listen(self.build_button, "click", lambda _e: self.build())
         for name in ("depth_select", "ordering_box", "pruning_box"):
-            self._listen(getattr(self, name), "change", lambda _e: self._switched())
+            self._wiring.listen(getattr(self, name), "change", lambda _e: self._switched())
         for action, button in self.step_buttons.items():
-            self._listen(button, "click", lambda _e, a=action: self.go(a))
+            self._wiring.listen(button, "click", lambda _e, a=action: self.go(a))
         self.refresh()
 
     # -- markup -------------------------------------------------------------------------------
@@ -220,16 +218,6 @@ class TreeWalk:
 
     # -- wiring -------------------------------------------------------------------------------
 
-    def _listen(self, element: Any, event: str, handler: Callable[[Any], None]) -> None:
-        proxy = self._proxy(handler)
-        self._proxies.append(proxy)
-        element.addEventListener(event, proxy)
-
-    def _spawn(self, coroutine: Any) -> None:
-        task = asyncio.ensure_future(coroutine)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-
     def _keydown(self, event: Any) -> None:
         """Keep every key pressed inside the section from the game's listener; ←, →, Home and End step."""
         event.stopPropagation()
@@ -253,7 +241,7 @@ class TreeWalk:
             return
         self.rows = rows if rows is not None else to_rows(self.session.game.board)
         self._request += 1
-        self._spawn(self._fetch(self._request, self.rows))
+        self._wiring.spawn(self._fetch(self._request, self.rows))
 
     def _switched(self) -> None:
         """A new depth or switch: the same board's tree again, if one is shown."""

@@ -134,8 +134,8 @@ def _fire(element: FakeElement, event: str, payload=None) -> None:
 
 
 async def _settle(walk: TreeWalk) -> None:
-    while walk._tasks:
-        await asyncio.gather(*list(walk._tasks))
+    while walk._wiring.tasks:
+        await asyncio.gather(*list(walk._wiring.tasks))
 
 
 def _built(ordering: bool = False, **kwargs) -> TreeWalk:

@@ -85,7 +85,7 @@ from ..board import (
 from ..values import WIN_SCORE
 from .clock import Deadline, TimeUp
 from .placements import make_placements
-from .result import Iteration, SearchResult, Trace
+from .result import SearchResult, Trace
 
 Evaluator = Callable[[Board], float]
 
@@ -263,10 +263,10 @@ def _deepen(
             )
         except TimeUp:
             if record is not None:
-                _record(record, tree, d, False, -1, 0.0, deadline.elapsed_ms() - started_ms, ())
+                record.record(d, False, -1, 0.0, _totals(tree), deadline.elapsed_ms() - started_ms)
             break
         if record is not None:
-            _record(record, tree, d, True, index, value, deadline.elapsed_ms() - started_ms, tuple(values or ()))
+            record.record(d, True, index, value, _totals(tree), deadline.elapsed_ms() - started_ms, tuple(values or ()))
         done_depth, done_value, done_index = d, value, index
         if depth is not None:
             if stop_at_deadline:
@@ -292,24 +292,10 @@ def _deepen(
     )
 
 
-def _record(
-    trace: Trace,
-    tree: _Tree,
-    depth: int,
-    completed: bool,
-    index: int,
-    value: float,
-    elapsed_ms: float,
-    root: tuple[tuple[int, float, bool], ...],
-) -> None:
-    """Append one iteration to ``trace``, its counters as differences from the iterations before."""
+def _totals(tree: _Tree) -> tuple[int, int, int]:
+    """The search's running nodes, cutoffs and table hits, for ``Trace.record``."""
     nodes, cutoffs = tree.counts()
-    hits = tree.table_hits()
-    before = trace.iterations
-    nodes -= sum(it.nodes for it in before)
-    cutoffs -= sum(it.cutoffs for it in before)
-    hits -= sum(it.table_hits for it in before)
-    before.append(Iteration(depth, completed, index, value, nodes, cutoffs, hits, elapsed_ms, root))
+    return nodes, cutoffs, tree.table_hits()
 
 
 def _root(

@@ -60,7 +60,7 @@ from collections.abc import Callable
 
 from ..board import COL_DOWN, COL_UP, DIRECTIONS, ONES, ROW_LEFT, ROW_RIGHT, Board, afterstates, spread_tables
 from .clock import Deadline, TimeUp
-from .result import Iteration, SearchResult, Trace
+from .result import SearchResult, Trace
 
 Evaluator = Callable[[Board], float]
 
@@ -216,6 +216,10 @@ class _Searcher:
                 best_index, best_value = index, value
         return best_index, best_value
 
+    def totals(self) -> tuple[int, int, int]:
+        """Running nodes, cutoffs (probability cutoffs and cache hits, as the result counts them), cache hits."""
+        return self.nodes, self.cutoffs + self.cache_hits, self.cache_hits
+
     def _leaf(self, board: Board) -> float:
         self.reached_limit = True
         return self.evaluate(board)
@@ -366,10 +370,10 @@ def search(
             index, value = searcher.root(board, d, values)
         except TimeUp:
             if trace is not None:
-                _record(trace, searcher, d, False, -1, 0.0, deadline.elapsed_ms() - started, ())
+                trace.record(d, False, -1, 0.0, searcher.totals(), deadline.elapsed_ms() - started)
             break
         if trace is not None and index is not None:
-            _record(trace, searcher, d, True, index, value, deadline.elapsed_ms() - started, tuple(values or ()))
+            trace.record(d, True, index, value, searcher.totals(), deadline.elapsed_ms() - started, tuple(values or ()))
         if index is None:  # no legal move: the game is lost
             break
         best_index, best_value, completed = index, value, d
@@ -394,31 +398,4 @@ def search(
         algorithm="expectimax",
         preset=preset,
         think_ms=think_ms,
-    )
-
-
-def _record(
-    trace: Trace,
-    searcher: _Searcher,
-    depth: int,
-    completed: bool,
-    index: int,
-    value: float,
-    elapsed_ms: float,
-    root: tuple[tuple[int, float, bool], ...],
-) -> None:
-    """Append one iteration to ``trace``, its counters as differences from the iterations before."""
-    before = trace.iterations
-    trace.iterations.append(
-        Iteration(
-            depth,
-            completed,
-            index,
-            value,
-            searcher.nodes - sum(it.nodes for it in before),
-            searcher.cutoffs + searcher.cache_hits - sum(it.cutoffs for it in before),
-            searcher.cache_hits - sum(it.table_hits for it in before),
-            elapsed_ms,
-            root,
-        )
     )

@@ -76,3 +76,20 @@ class Trace:
         self.iterations: list[Iteration] = []
         self.tree: Any = None
         self.win_possible = True
+
+    def record(
+        self,
+        depth: int,
+        completed: bool,
+        move_index: int,
+        value: float,
+        totals: tuple[int, int, int],
+        elapsed_ms: float,
+        root: tuple[tuple[int, float, bool], ...] = (),
+    ) -> None:
+        """Append one iteration; ``totals`` are the search's running (nodes, cutoffs, table hits), made its own here."""
+        done = self.iterations
+        nodes = totals[0] - sum(it.nodes for it in done)
+        cutoffs = totals[1] - sum(it.cutoffs for it in done)
+        hits = totals[2] - sum(it.table_hits for it in done)
+        self.iterations.append(Iteration(depth, completed, move_index, value, nodes, cutoffs, hits, elapsed_ms, root))
