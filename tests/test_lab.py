@@ -332,3 +332,29 @@ def test_check_loads_the_search_before_the_first_move_is_timed(algorithm):
         env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "py")},
     )
     assert out.stdout.strip() == "True"
+
+
+EXPLAIN_ROWS = "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2"
+
+
+def test_explain_prints_the_root_moves_iterations_line_and_reduction(capsys):
+    assert cli.main(["explain", "--rows", EXPLAIN_ROWS, "--depth", "4", "--exact-root"]) == 0
+    out = capsys.readouterr().out
+    assert "root moves" in out and "  up     illegal" in out and "<- chosen" in out
+    assert [line.split()[0] for line in out.split("iterations\n")[1].splitlines()[1:5]] == ["1", "2", "3", "4"]
+    assert "principal variation (7 plies, ends: horizon)" in out
+    assert "placements after" in out and "plain minimax on the same tree" in out and "(exact)" in out
+
+
+def test_explain_json_is_the_pages_explanation(capsys):
+    assert cli.main(["explain", "--rows", EXPLAIN_ROWS, "--depth", "3", "--json"]) == 0
+    explanation = json.loads(capsys.readouterr().out)
+    assert explanation["rows"] == [[0, 2, 4, 8], [0, 0, 2, 16], [0, 0, 0, 4], [0, 0, 0, 2]]
+    assert [entry["move"] for entry in explanation["root"]] == ["up", "right", "down", "left"]
+
+
+def test_explain_refuses_a_bad_position_with_the_reason(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["explain", "--rows", "0 2 4 6 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0"])
+    assert exit_info.value.code == 2
+    assert "6 is not a power of two" in capsys.readouterr().err
