@@ -19,6 +19,10 @@ search's tables, then reads them, within a budget of its own
   allows, extrapolated beyond and marked so), and the nodes without the
   transposition table or without move ordering.
 
+When alpha-beta proves a loss and its rescue search chooses the move
+(``decision["rescued"]``), the root values, iterations and line are those of
+the proof, and ``chosen`` and the placements follow the move played.
+
 The search itself is the one ``decide`` runs; only its table lookups are
 counted (``count_hits``), which slows it a little, so the page's worker runs
 ``explain`` only while its explorer is open.  Nothing here is on the search's
