@@ -49,8 +49,8 @@ def _jobs_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
-    _seed_options(parser)
+def _search_options(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
+    """``--algorithm``, ``--preset``, ``--weights`` (unless ``config`` is False) and ``--think-ms`` or ``--depth``."""
     if config:
         parser.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
         parser.add_argument("--preset", help="evaluation preset (default: the algorithm's own)")
@@ -58,6 +58,11 @@ def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
     timing = parser.add_mutually_exclusive_group()
     timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
     timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
+
+
+def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
+    _seed_options(parser)
+    _search_options(parser, config=config)
     parser.add_argument(
         "--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)"
     )
@@ -116,12 +121,7 @@ def build_parser() -> argparse.ArgumentParser:
     _jobs_option(agree)
     expl = sub.add_parser("explain", help="why the AI moves: one position's search, as the page's explorer shows it")
     expl.add_argument("--rows", required=True, help='the board, four rows: "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2"')
-    expl.add_argument("--algorithm", choices=ALGORITHMS, default="alphabeta")
-    expl.add_argument("--preset", help="evaluation preset (default: the algorithm's own)")
-    expl.add_argument("--weights", help="weights over the preset's defaults: name=value,name=value")
-    timing = expl.add_mutually_exclusive_group()
-    timing.add_argument("--think-ms", type=float, default=100.0, help="think time (default 100)")
-    timing.add_argument("--depth", type=int, help="fixed depth instead of a time (reproducible)")
+    _search_options(expl)
     expl.add_argument("--exact-root", action="store_true", help="search every root move's exact value")
     expl.add_argument(
         "--analysis-ms", type=float, default=1000.0, help="time for the explanation after the search (default 1000)"
