@@ -6,21 +6,22 @@ the board (a uniformly random empty cell, a 2 with probability 0.9, else a 4),
 the win at 2048 with "keep going", game over, and a trace of where each tile
 went so that a view can animate the move.
 
-All randomness comes from one ``random.Random`` owned by the game.  Python's
-Mersenne Twister is the same under CPython and Pyodide, so a seed replays the
-same game in tests, the lab and the page (``?seed=N``).  The generator's state
-is part of the saved game, so a reloaded seeded game goes on as it would have.
+All randomness comes from one ``MersenneTwister`` owned by the game
+(``game2048.mersenne``: CPython's ``random.Random`` in plain Python, the same
+under CPython, Pyodide and MicroPython), so a seed replays the same game in
+tests, the lab and the page (``?seed=N``).  The generator's state is part of
+the saved game, so a reloaded seeded game goes on as it would have.
 """
 
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import board as B
 from .board import WIN_RANK, Board, Direction
+from .mersenne import MersenneTwister, UnreachableState
 
 SAVE_VERSION = 1
 MAX_SEED = 2**63 - 1
@@ -107,12 +108,12 @@ class Game:
     moves: int = 0
     won: bool = False
     keep_playing: bool = False
-    rng: random.Random = field(default_factory=random.Random, repr=False)
+    rng: MersenneTwister = field(default_factory=MersenneTwister, repr=False)
 
     @classmethod
     def new(cls, seed: int | None = None) -> Game:
         """A fresh game with two starting tiles; ``seed`` makes it reproducible."""
-        game = cls(seed=seed, rng=random.Random(seed))
+        game = cls(seed=seed, rng=MersenneTwister(seed))
         game.spawn()
         game.spawn()
         return game
@@ -188,7 +189,7 @@ class Game:
             score=points_for(board, moves),
             moves=moves,
             won=B.max_rank(board) >= WIN_RANK,
-            rng=random.Random(seed),
+            rng=MersenneTwister(seed),
         )
 
     @classmethod
@@ -263,38 +264,22 @@ def _check_tiles_and_score(board: Board, score: int, moves: int) -> None:
         )
 
 
-MT_WORDS = 624
-"""Words of the Mersenne Twister's state; ``random.Random.getstate()`` adds the position in them."""
-
-
-def _restore_generator(saved: Any) -> random.Random:
-    """The generator from its saved ``[3, [624 words, position], gauss]``; ``SavedStateError`` if it cannot be.
-
-    ``random.Random.setstate`` accepts an all-zero state, from which the
-    twister produces only zeros (every new tile a 4, in the first empty
-    cell); the seeding never produces it, so it is refused here.
-    """
+def _restore_generator(saved: Any) -> MersenneTwister:
+    """The generator from its saved ``[3, [624 words, position], spare]``; ``SavedStateError`` if it cannot be."""
     try:
         version, internal, gauss = saved
     except (TypeError, ValueError):
         raise SavedStateError("the saved random generator state is damaged") from None
-    if (
-        version != 3
-        or not isinstance(internal, list)
-        or len(internal) != MT_WORDS + 1
-        or any(isinstance(word, bool) or not isinstance(word, int) for word in internal)
+    if not isinstance(internal, list) or (
+        gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float) or not math.isfinite(gauss))
     ):
         raise SavedStateError("the saved random generator state is damaged")
-    words, position = internal[:MT_WORDS], internal[MT_WORDS]
-    if not 0 <= position <= MT_WORDS or any(not 0 <= word < 1 << 32 for word in words):
-        raise SavedStateError("the saved random generator state is damaged")
-    if not words[0] & 0x8000_0000 and not any(words[1:]):
-        raise SavedStateError("the saved random generator state is one the generator cannot be in (all zero)")
-    if gauss is not None and (isinstance(gauss, bool) or not isinstance(gauss, float) or not math.isfinite(gauss)):
-        raise SavedStateError("the saved random generator state is damaged")
-    rng = random.Random()
-    rng.setstate((version, tuple(internal), gauss))
-    return rng
+    try:
+        return MersenneTwister(state=(version, internal, gauss))
+    except UnreachableState:
+        raise SavedStateError("the saved random generator state is one the generator cannot be in (all zero)") from None
+    except ValueError:
+        raise SavedStateError("the saved random generator state is damaged") from None
 
 
 def _short(value: Any) -> str:
