@@ -7,6 +7,14 @@ fires ``py:all-done``.  Python's stock ``http.server`` also guesses MIME types
 from the host's tables, which may lack ``.mjs`` or ``.wasm`` (a module script
 served as ``text/plain`` is refused), so the types are pinned here.
 
+Caching: the interpreter files under ``node_modules/`` are pinned by
+package-lock.json and served ``immutable`` for a year; everything else (the
+page, CSS, Python, configs, ``sw.js``, the web app manifest) is ``no-cache``,
+revalidated on every load, so an edit shows on reload and the service worker
+is never stale.  ``/offline-files.js`` is made here from memory: the list of
+files ``sw.js`` caches with their SHA-256 and the version that names the
+cache (``tools/offline.py``).
+
 Usage::
 
     python tools/serve.py [--port 8000] [--host 127.0.0.1] [--root .] [--verbose]
@@ -20,10 +28,17 @@ from __future__ import annotations
 
 import argparse
 import functools
+import io
 import sys
 import threading
+from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+if str(Path(__file__).resolve().parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+import offline  # noqa: E402  (tools/ is not a package)
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,6 +55,7 @@ MIME_TYPES: dict[str, str] = {
     ".zip": "application/zip",
     ".whl": "application/zip",
     ".png": "image/png",
+    ".webmanifest": "application/manifest+json; charset=utf-8",
     ".svg": "image/svg+xml",
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/plain; charset=utf-8",
@@ -50,21 +66,51 @@ ISOLATION_HEADERS: dict[str, str] = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Cross-Origin-Embedder-Policy": "require-corp",
     "Cross-Origin-Resource-Policy": "same-origin",
-    # Revalidate on every load (a cheap 304): edits to .py files show up on reload.
-    "Cache-Control": "no-cache",
 }
+
+PINNED_PREFIX = "/node_modules/"
+PINNED_CACHE = "public, max-age=31536000, immutable"  # versioned by package-lock.json
+REVALIDATE = "no-cache"  # a cheap 304 on every load: an edit shows up on reload
+
+
+def cache_control(url_path: str, status: int) -> str:
+    """The Cache-Control header for a response: immutable for pinned interpreter files, else revalidate."""
+    if url_path.startswith(PINNED_PREFIX) and status in (HTTPStatus.OK, HTTPStatus.NOT_MODIFIED):
+        return PINNED_CACHE
+    return REVALIDATE
 
 
 class ProjectRequestHandler(SimpleHTTPRequestHandler):
-    """Static files with pinned MIME types and the cross-origin isolation headers."""
+    """Static files with pinned MIME types, caching headers and the cross-origin isolation headers."""
 
     extensions_map = MIME_TYPES
     verbose = False
+    status = HTTPStatus.OK
+
+    def send_response(self, code: int, message: str | None = None) -> None:
+        self.status = code
+        super().send_response(code, message)
 
     def end_headers(self) -> None:
         for name, value in ISOLATION_HEADERS.items():
             self.send_header(name, value)
+        path = unquote(urlsplit(getattr(self, "path", "")).path)  # no path yet when a malformed request is refused
+        self.send_header("Cache-Control", cache_control(path, self.status))
         super().end_headers()
+
+    def send_head(self):  # type: ignore[override]
+        if urlsplit(self.path).path != offline.MANIFEST_URL:
+            return super().send_head()
+        try:
+            body = offline.manifest_script(self.directory)
+        except (OSError, ValueError, KeyError) as exc:  # a file the page names is missing: sw.js must not install
+            self.send_error(HTTPStatus.INTERNAL_SERVER_ERROR, f"offline manifest: {exc}")
+            return None
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", MIME_TYPES[".js"])
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
 
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
         if self.verbose:

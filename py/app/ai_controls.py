@@ -18,6 +18,8 @@ The rules that matter for a person watching:
   a worker that died is restarted, and the buttons work again once it is up.
 
 Settings persist in storage under ``"ai"`` and apply to the next decision.
+The status line is also said through the view's live region (a hint as
+"Hint: left"); the moves the AI plays are said by the session, like a person's.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from typing import Any
 
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
+from app.announce import hint_sentence
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.wiring import Wiring
 from game2048.board import to_rows
@@ -274,7 +277,7 @@ class AiControls:
             self.session.submit(Intent.move(move, AI))
         else:
             self.view.show_hint(move)
-            self._set_status(f"Hint: {move}")
+            self._set_status(hint_sentence(move))
 
     async def _autoplay(self, run: int) -> None:
         try:
@@ -439,6 +442,7 @@ class AiControls:
     def _set_status(self, text: str, error: bool = False) -> None:
         self.status.textContent = text
         self.status.className = "ai-status error" if error else "ai-status"
+        self.view.announce(text)
 
     def _show_readout(self, answer: dict[str, Any]) -> None:
         self.decisions += 1

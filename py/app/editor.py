@@ -34,6 +34,7 @@ from urllib.parse import parse_qsl, urlencode
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.saved_games import SavedGames, describe, worth_keeping
 from app.startup import LOST_POSITION, position_game
+from app.view import colour_class
 from app.wiring import Wiring
 from game2048.board import MAX_RANK, Board, from_rows, tile_values, to_rows
 from game2048.position_text import format_rows, parse_rows, parse_value
@@ -42,7 +43,6 @@ EDIT_KEY = "t"
 """The key that enters edit mode, and plays from the position when pressed again (E is the explorer's)."""
 TILE_VALUES = [0] + [1 << rank for rank in range(1, MAX_RANK + 1)]
 TILE_TEXTS = [str(value) for value in TILE_VALUES[1:]]
-SUPER_VALUE = 2048  # as app.view: larger tiles share one colour
 INERT_WHILE_EDITING = ("ai-panel", "new-game", "kept-games")
 """Controls that act on the game under the editor: they wait until editing ends."""
 ARROW_STEPS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
@@ -439,7 +439,7 @@ class PositionEditor:
         if typing or value:
             classes.append(f"digits-{len(text)}")
         if value and not typing:
-            classes.append(f"tile-{value}" if value <= SUPER_VALUE else "tile-super")
+            classes.append(colour_class(value))
         classes.extend(name for name, on in (("typing", typing), ("selected", cell == self.selected)) if on)
         row, col = divmod(cell, 4)
         button = self.cell_buttons[cell]

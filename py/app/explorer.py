@@ -20,7 +20,7 @@ from collections.abc import Callable
 from html import escape
 from typing import Any
 
-from app.view import SUPER_VALUE
+from app.view import colour_class
 from app.wiring import Wiring
 from game2048.values import format_value
 
@@ -248,11 +248,6 @@ def _iterations_section(iterations: list[dict[str, Any]]) -> str:
     )
 
 
-def colour_class(value: int) -> str:
-    """The colour class of a small tile: the board's colours (``app.view.tile_classes``) without its layout."""
-    return f"tile-{value}" if value <= SUPER_VALUE else "tile-super"
-
-
 def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") -> str:
     """A small 4×4 board; ``mark`` outlines one cell (the tile just placed)."""
     cells = []
@@ -384,6 +379,6 @@ def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:
         '<section class="explorer-part" aria-labelledby="explorer-pruning-title">'
         '<h3 id="explorer-pruning-title">Pruning</h3><div class="table-scroll">'
         '<table class="pruning" id="explorer-pruning"><thead><tr><th scope="col">Search</th>'
-        '<th scope="col">Nodes</th><th scope="col"></th></tr></thead>'
+        '<th scope="col">Nodes</th><th scope="col">Compared</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )

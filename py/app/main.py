@@ -28,7 +28,8 @@ from app.editor import EDIT_KEY, PositionEditor  # noqa: E402
 from app.explorer import EXPLORER_KEY, Explorer  # noqa: E402
 from app.game_switch import GameSwitcher  # noqa: E402
 from app.inputs import InputRouter  # noqa: E402
-from app.play import Intent, PlaySession  # noqa: E402
+from app.motion import MotionToggle  # noqa: E402
+from app.play import SLIDE_SECONDS, Intent, PlaySession  # noqa: E402
 from app.saved_games import SavedGames  # noqa: E402
 from app.startup import choose_game  # noqa: E402
 from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
@@ -91,6 +92,12 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     session = PlaySession(start.game, view, saved, new_game=lambda: Game.new(start.seed))
     session.start()
     switcher = GameSwitcher(session, saved, view)
+
+    def pace(reduced: bool) -> None:
+        session.slide_seconds = 0 if reduced else SLIDE_SECONDS
+
+    system_reduces = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
+    _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
 
     def move(direction) -> None:
         session.submit(Intent.move(direction))

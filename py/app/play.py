@@ -6,7 +6,8 @@ to the page.  Every intent (a move from a key, a swipe, the AI; a restart;
 arrival order, so presses that land during a slide are neither lost nor
 doubled.  The engine is applied first and the view animates afterwards:
 the engine state is the truth, and once the queue is empty the view has
-settled on exactly that state.
+settled on exactly that state.  Each applied intent is also told in words
+(``app.announce``) to the view's live region, for a screen reader.
 
 No browser import here: the view and the storage are handed in, and the
 pacing is ``asyncio.sleep``, so the same code runs in Pyodide and in CPython
@@ -21,6 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from app import announce
 from game2048.board import Direction
 from game2048.game import Game, MoveOutcome
 
@@ -61,6 +63,7 @@ class View(Protocol):
     def show_overlays(self, game: Game) -> None: ...
     def set_settled(self, settled: bool) -> None: ...
     def show_notice(self, text: str, error: bool = False) -> None: ...
+    def announce(self, text: str) -> None: ...
 
 
 class Saver(Protocol):
@@ -172,6 +175,8 @@ class PlaySession:
             return
         outcome = self.game.play(intent.direction)
         if not outcome.moved:
+            if intent.source == HUMAN:
+                self.view.announce(announce.blocked_sentence(outcome.direction))
             return
         if self.game.score > self.best:
             self.best = self.storage.save_best_score(self.game.score)
@@ -187,6 +192,7 @@ class PlaySession:
         await asyncio.sleep(pause)
         self.view.settle(self.game, outcome)
         self.view.show_overlays(self.game)
+        self.view.announce(announce.move_sentence(outcome, self.game, by_ai=intent.source == AI))
         if outcome.won_now:
             self._notify("won", intent, outcome)
         if outcome.over:
@@ -194,11 +200,13 @@ class PlaySession:
 
     def _restart(self, intent: Intent) -> None:
         self._replace(self.new_game())
+        self.view.announce(announce.game_sentence(self.game, "New game."))
         self._notify("restart", intent, None)
 
     def _switch(self, intent: Intent) -> None:
         if intent.game is not None:
             self._replace(intent.game)
+            self.view.announce(announce.game_sentence(self.game, "Another game on the board."))
             self._notify("switch", intent, None)
 
     def _replace(self, game: Game) -> None:
@@ -216,6 +224,7 @@ class PlaySession:
         self.game.continue_after_win()
         self._save()
         self.view.show_overlays(self.game)
+        self.view.announce(announce.keep_going_sentence())
         self._notify("keep_going", intent, None)
 
     def _save(self) -> None:

@@ -10,6 +10,11 @@ role).  A move is drawn in two steps that ``app.play`` times:
   is checked against the engine's board, so whatever happened in between,
   the DOM ends up showing exactly the engine's state.
 
+For assistive technology the tile elements are hidden: the board's grid of 16
+cells (``role="grid"`` in index.html) carries each cell's value or "empty" as
+its label, relabelled whenever the view settles, and ``announce`` writes a
+sentence (from ``app.announce``) into the polite live region ``#announcer``.
+
 Test hooks kept stable here: each settled tile is ``.tile`` with its value as
 text and ``data-row`` / ``data-col`` (0-based, row 0 on top); ``#board`` has
 ``data-settled="true"`` when no move is being drawn.
@@ -20,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from app.announce import cell_label, cell_values
 from game2048.board import Direction
 from game2048.game import Game, MoveOutcome
 
@@ -27,9 +33,14 @@ ARROWS = {Direction.UP: "\u2191", Direction.RIGHT: "\u2192", Direction.DOWN: "\u
 SUPER_VALUE = 2048  # tiles above it share one dark colour, as in the original
 
 
+def colour_class(value: int) -> str:
+    """The colour class of a tile of ``value`` (also the explorer's and the editor's small tiles)."""
+    return f"tile-{value}" if value <= SUPER_VALUE else "tile-super"
+
+
 def tile_classes(value: int, extra: str = "") -> str:
     """The class list of a tile of ``value``: colour by value, font size by number of digits."""
-    colour = f"tile-{value}" if value <= SUPER_VALUE else "tile-super"
+    colour = colour_class(value)
     return f"tile {colour} digits-{len(str(value))}" + (f" {extra}" if extra else "")
 
 
@@ -50,6 +61,10 @@ class BoardView:
         self.notice_text = document.getElementById("notice-text")
         self.notice_action_el = document.getElementById("notice-action")
         self.kept_button = document.getElementById("kept-games")
+        self.announcer = document.getElementById("announcer")
+        cells = self.board_el.querySelectorAll('[role="gridcell"]')
+        self.cells = [cells.item(i) for i in range(cells.length)]  # 16, top-left first, row by row
+        self._cell_labels: list[str] = [""] * len(self.cells)
         self._notice_action: Callable[[], None] | None = None
         self._tiles: dict[int, Any] = {}  # cell (0..15) -> settled tile element
         self._leaving: list[Any] = []  # elements sliding into a merge, removed at settle
@@ -84,10 +99,11 @@ class BoardView:
         self.tiles_el.replaceChildren()
         self._tiles = {}
         self._leaving = []
-        for cell, value in enumerate(_cell_values(game)):
+        for cell, value in enumerate(cell_values(game)):
             if value:
                 self._tiles[cell] = self._new_tile(cell, value, "tile-new")
         self.hide_hint()
+        self._label_cells(game)
 
     def slide(self, outcome: MoveOutcome) -> None:
         """Send each tile element to its destination; merging tiles are removed at ``settle``."""
@@ -118,7 +134,7 @@ class BoardView:
         self._leaving = []
         merged = set(outcome.merged_cells) if outcome else set()
         spawn_cell = outcome.spawn[0] if outcome and outcome.spawn else None
-        for cell, value in enumerate(_cell_values(game)):
+        for cell, value in enumerate(cell_values(game)):
             tile = self._tiles.get(cell)
             if not value:
                 if tile is not None:
@@ -131,6 +147,21 @@ class BoardView:
                 self._paint(tile, value, "tile-merged")
             elif tile.textContent != str(value):
                 self._paint(tile, value, "")
+        self._label_cells(game)
+
+    def _label_cells(self, game: Game) -> None:
+        """Each grid cell's accessible name: its tile's value or "empty" (only the cells that changed)."""
+        for cell, value in enumerate(cell_values(game)[: len(self.cells)]):
+            label = cell_label(value)
+            if label != self._cell_labels[cell]:
+                self.cells[cell].setAttribute("aria-label", label)
+                self._cell_labels[cell] = label
+
+    def announce(self, text: str) -> None:
+        """Say ``text`` through the polite live region; the same sentence twice is still said twice."""
+        if self.announcer.textContent == text:
+            text += "\u00a0"  # a change the screen reader notices; the eye does not see it
+        self.announcer.textContent = text
 
     # -- score, overlays, hint, notice --------------------------------------------------------
 
@@ -186,9 +217,3 @@ class BoardView:
         """The "Resume kept game" button, shown while games are kept."""
         self.kept_button.hidden = count == 0
         self.kept_button.title = f"{count} kept game{'s' if count != 1 else ''}: switch to the newest (B)"
-
-
-def _cell_values(game: Game) -> list[int]:
-    """The 16 tile values, cell 0 (top-left) first, 0 for empty."""
-    board = game.board
-    return [(1 << rank) if (rank := (board >> (4 * cell)) & 0xF) else 0 for cell in range(16)]

@@ -16,6 +16,7 @@ class FakeView:
         self.notices: list[str] = []
         self.action = None
         self.kept = 0
+        self.announced: list[str] = []
 
     def render(self, game):
         self.calls.append("render")
@@ -43,3 +44,6 @@ class FakeView:
 
     def show_kept_games(self, count):
         self.kept = count
+
+    def announce(self, text):
+        self.announced.append(text)

@@ -111,7 +111,9 @@ class PageRun:
 
 @pytest.fixture
 def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., PageRun]]:
-    """Factory: ``open_page(query="", storage=None, prepare=None, **context_options)`` -> a ready ``PageRun``."""
+    """Factory: ``open_page(query="", storage=None, prepare=None, **context_options)`` -> a ready ``PageRun``.
+
+    Service workers are blocked unless ``service_workers="allow"`` is passed."""
     contexts: list[Any] = []
 
     def _open(
@@ -121,6 +123,10 @@ def open_page(browser: Any, server_url: str) -> Iterator[Callable[..., PageRun]]
         **context_kw: Any,
     ) -> PageRun:
         context_kw.setdefault("viewport", {"width": 900, "height": 1000})
+        # The page registers a service worker (sw.js) that serves it from its cache once installed; routes
+        # (``prepare``) do not see what it serves, so tests run without it unless they ask for it
+        # (service_workers="allow": test_page_offline.py, test_page_load.py's request check).
+        context_kw.setdefault("service_workers", "block")
         context = browser.new_context(**context_kw)
         contexts.append(context)
         if prepare is not None:  # routes or init scripts, before the page first loads

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from pagekit import engine_rows, read_best, read_board, read_score, wait_ai_ready, wait_decisions
+import pytest
+from pagekit import AI_READY_TIMEOUT_MS, engine_rows, read_best, read_board, read_score, wait_ai_ready, wait_decisions
 
 
 def test_page_loads_clean_and_shows_the_seeded_opening(open_page):
@@ -18,11 +19,16 @@ def test_page_loads_clean_and_shows_the_seeded_opening(open_page):
     assert run.errors == []
 
 
-def test_no_request_leaves_the_origin(open_page):
-    run = open_page("seed=2")
+@pytest.mark.parametrize("service_workers", ["allow", "block"])
+def test_no_request_leaves_the_origin(open_page, service_workers):
+    run = open_page("seed=2", service_workers=service_workers)
     run.page.keyboard.press("ArrowDown")
     read_board(run.page)
     wait_ai_ready(run.page)  # the worker's own loads count too
+    if service_workers == "allow":  # and the service worker's: it fetches every file it caches
+        run.page.wait_for_selector('html[data-offline="ready"]', state="attached", timeout=AI_READY_TIMEOUT_MS)
+        # icon-512.png is fetched by the service worker alone: its requests are recorded too.
+        assert any(url.endswith("/icons/icon-512.png") for url in run.requests)
     run.page.click("#ai-hint")
     wait_decisions(run.page, 1)
     assert run.requests, "no request recorded: the recorder is broken"

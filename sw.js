@@ -1,0 +1,83 @@
+// The service worker of the 2048 page: after the first visit, the page, its Python and both
+// interpreters load from the cache, with or without the server (play and AI alike).
+//
+// What it caches, and the version, come from ./offline-files.js, which tools/serve.py makes from
+// the files the page names (tools/offline.py): self.OFFLINE = {version, cache, files: {path: sha256}}.
+// The browser compares that imported script byte for byte on every update check, so any change to
+// a cached file installs a new worker.  Install fetches every file, checks its SHA-256 against the
+// list and only then writes the new cache, named after the version: complete or not at all.
+// Activate deletes every other version's cache.  A page is served by one worker from one cache,
+// never a mix: offline.js reloads a page whose worker is replaced.
+importScripts("./offline-files.js");
+
+const { cache: CACHE, files: FILES } = self.OFFLINE;
+const CACHE_PREFIX = "2048-offline-";
+const SCOPE = new URL("./", self.location.href);
+
+async function sha256(buffer) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", buffer));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function fetchChecked(path, expected) {
+  // "no-cache": revalidate even the immutable interpreter files, so a stale HTTP cache cannot slip in.
+  const response = await fetch(new URL(path, SCOPE), { cache: "no-cache" });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status}`);
+  const actual = await sha256(await response.clone().arrayBuffer());
+  if (actual !== expected) throw new Error(`${path} changed while it was being cached`);
+  return response;
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(
+    (async () => {
+      const entries = Object.entries(FILES);
+      const responses = await Promise.all(entries.map(([path, digest]) => fetchChecked(path, digest)));
+      const cache = await caches.open(CACHE);
+      try {
+        await Promise.all(entries.map(([path], i) => cache.put(new URL(path, SCOPE), responses[i])));
+      } catch (error) {
+        await caches.delete(CACHE); // a cache that is not complete is not kept
+        throw error;
+      }
+    })(),
+  );
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(CACHE_PREFIX) && name !== CACHE) await caches.delete(name);
+      }
+      await self.clients.claim(); // the first visit's page too, so it is offline-ready without a reload
+    })(),
+  );
+});
+
+self.addEventListener("fetch", (event) => {
+  const request = event.request;
+  const url = new URL(request.url);
+  if (request.method !== "GET" || url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
+  let path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
+  if (path === "" && request.mode === "navigate") path = "index.html";
+  if (!Object.hasOwn(FILES, path)) return; // not the app's: the network, as without a service worker
+  event.respondWith(
+    caches.match(new URL(path, SCOPE), { cacheName: CACHE }).then((cached) => cached || fetch(request)),
+  );
+});
+
+self.addEventListener("message", (event) => {
+  if (event.data === "skip-waiting") {
+    self.skipWaiting();
+  } else if (event.data === "status" && event.ports[0]) {
+    caches
+      .open(CACHE)
+      .then((cache) => cache.keys())
+      .then((keys) => {
+        const cached = new Set(keys.map((request) => decodeURIComponent(new URL(request.url).pathname.slice(SCOPE.pathname.length))));
+        const missing = Object.keys(FILES).filter((path) => !cached.has(path));
+        event.ports[0].postMessage({ version: self.OFFLINE.version, files: Object.keys(FILES).length, missing });
+      });
+  }
+});

@@ -1,0 +1,139 @@
+"""Offline after the first visit: the service worker (sw.js) caches every file the page and its AI load.
+
+Each test serves the page from a server of its own (tools/serve.py's
+``start_server``), so it can stop it: with the server gone, a reload must
+still give a playable board and an AI that answers.  A new version of the
+files must replace the whole cache, and ``?sw=off`` must remove it.
+"""
+
+from __future__ import annotations
+
+import shutil
+import sys
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browser import READY_SELECTOR, watch_page
+from pagekit import AI_READY_TIMEOUT_MS, read_board, wait_ai_ready
+from serve import start_server
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tools"))
+import offline  # noqa: E402
+
+OFFLINE_READY = 'html[data-offline="ready"]'
+VERSION_JS = "document.documentElement.dataset.offlineVersion"
+
+
+def _open(browser: Any, base_url: str) -> tuple[Any, Any, list[str]]:
+    context = browser.new_context(service_workers="allow", viewport={"width": 900, "height": 1000})
+    requests: list[str] = []
+    context.on("request", lambda request: requests.append(request.url))  # the service worker's too
+    page = context.new_page()
+    watch_page(page, [])
+    page.goto(f"{base_url}/index.html?seed=4")
+    page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+    return context, page, requests
+
+
+def _wait_offline_ready(page: Any) -> str:
+    page.wait_for_selector(OFFLINE_READY, state="attached", timeout=AI_READY_TIMEOUT_MS)
+    return page.evaluate(VERSION_JS)
+
+
+def _plays(page: Any) -> None:
+    before = read_board(page)
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+        if read_board(page) != before:
+            return
+    raise AssertionError("no key moved a tile")
+
+
+def _offline_caches(page: Any) -> list[str]:
+    return page.evaluate(f"caches.keys().then(names => names.filter(n => n.startsWith('{offline.CACHE_PREFIX}')))")
+
+
+@pytest.fixture
+def own_server():
+    """Start a server for ``root`` (the repo unless told); it is stopped at the end if the test did not."""
+    servers: list[Any] = []
+
+    def _start(root: Path = ROOT) -> tuple[Any, str]:
+        server, base_url = start_server(root, port=0)
+        servers.append(server)
+        return server, base_url
+
+    yield _start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
+
+
+def test_after_the_first_visit_play_and_the_ai_work_with_the_server_stopped(browser, own_server):
+    server, base_url = own_server()
+    context, page, requests = _open(browser, base_url)
+    try:
+        wait_ai_ready(page)  # the first visit fetches the worker's files too
+        version = _wait_offline_ready(page)
+        assert _offline_caches(page) == [offline.CACHE_PREFIX + version]
+        # The list is complete: the first visit fetched nothing the cache lacks (and nothing elsewhere).
+        cached = set(offline.offline_files(ROOT)) | {"sw.js", offline.MANIFEST_URL.lstrip("/")}
+        fetched = {url.removeprefix(base_url + "/").split("?")[0] for url in requests if not url.startswith("blob:")}
+        fetched.discard("")
+        assert fetched - cached == set()
+        assert all(url.startswith((base_url + "/", "blob:" + base_url + "/")) for url in requests)
+
+        server.shutdown()
+        server.server_close()
+        with pytest.raises(urllib.error.URLError):
+            urllib.request.urlopen(base_url + "/index.html", timeout=5)
+
+        page.reload()
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        _plays(page)
+        wait_ai_ready(page)
+        page.click("#ai-hint")
+        page.wait_for_selector("#hint-arrow", state="visible", timeout=30_000)
+        assert page.get_attribute("#hint-arrow", "data-direction") in {"up", "down", "left", "right"}
+        assert _wait_offline_ready(page) == version
+        assert page.console_errors == []
+    finally:
+        context.close()
+
+
+def _copy_site(target: Path) -> None:
+    for path in [*offline.offline_files(ROOT), "sw.js"]:
+        (target / path).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / path, target / path)
+
+
+def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, own_server, tmp_path):
+    _copy_site(tmp_path)
+    _, base_url = own_server(tmp_path)
+    context, page, _ = _open(browser, base_url)
+    try:
+        old = _wait_offline_ready(page)
+        worker_file = tmp_path / "py" / "app" / "ai_worker.py"
+        worker_file.write_text(worker_file.read_text() + "\n# a new version\n")
+
+        page.reload()  # the browser finds the new version; the page reloads itself once it is cached
+        page.wait_for_function(f"{VERSION_JS} && {VERSION_JS} !== '{old}'", timeout=AI_READY_TIMEOUT_MS)
+        page.wait_for_selector(OFFLINE_READY, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        new = page.evaluate(VERSION_JS)
+        assert _offline_caches(page) == [offline.CACHE_PREFIX + new]
+        served = page.evaluate("fetch('./py/app/ai_worker.py').then(response => response.text())")
+        assert served.endswith("# a new version\n")
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        _plays(page)
+
+        page.goto(f"{base_url}/index.html?sw=off")
+        page.wait_for_selector('html[data-offline="off"]', state="attached", timeout=AI_READY_TIMEOUT_MS)
+        assert _offline_caches(page) == []
+        assert page.evaluate("navigator.serviceWorker.getRegistrations().then(found => found.length)") == 0
+        assert page.console_errors == []
+    finally:
+        context.close()

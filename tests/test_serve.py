@@ -1,0 +1,203 @@
+"""tools/serve.py's headers and the offline manifest it makes (tools/offline.py), read over HTTP in CPython."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import socket
+import struct
+import sys
+import tomllib
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from email.message import Message
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import offline  # noqa: E402
+from serve import start_server  # noqa: E402
+
+ISOLATION = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Cross-Origin-Embedder-Policy": "require-corp",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+APP_FILES = [
+    "/",
+    "/index.html",
+    "/css/style.css",
+    "/py/app/main.py",
+    "/py/app/ai_worker.py",
+    "/pyscript.toml",
+    "/pyscript-worker.toml",
+    "/sw.js",
+    "/offline.js",
+    "/manifest.webmanifest",
+    "/offline-files.js",
+]
+needs_node_modules = pytest.mark.skipif(
+    not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file(), reason="node_modules is missing: npm ci"
+)
+
+
+def serve(root: Path) -> Iterator[str]:
+    server, base_url = start_server(root, port=0)
+    yield base_url
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    yield from serve(ROOT)
+
+
+def get(url: str) -> tuple[int, Message, bytes]:
+    """Status, headers (names in any case) and body, for errors too."""
+    try:
+        with urllib.request.urlopen(url) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+def isolated(headers: Message) -> bool:
+    return all(headers[name] == value for name, value in ISOLATION.items())
+
+
+def manifest_of(body: bytes) -> dict:
+    text = body.decode()
+    return json.loads(text[text.index("{") : text.rindex("}") + 1])
+
+
+@needs_node_modules
+@pytest.mark.parametrize(
+    "path", ["/node_modules/pyodide/pyodide.asm.wasm", "/node_modules/@pyscript/core/dist/core.js"]
+)
+def test_pinned_interpreter_files_are_immutable(base_url, path):
+    status, headers, _ = get(base_url + path)
+    assert status == 200
+    assert headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    assert isolated(headers)
+
+
+@pytest.mark.parametrize("path", APP_FILES)
+def test_app_files_and_the_service_worker_are_revalidated(base_url, path):
+    status, headers, _ = get(base_url + path)
+    assert status == 200
+    assert headers["Cache-Control"] == "no-cache"
+    assert isolated(headers)
+
+
+def test_a_missing_file_is_never_cached_for_long(base_url):
+    status, headers, _ = get(base_url + "/node_modules/pyodide/no-such-file.wasm")
+    assert status == 404
+    assert headers["Cache-Control"] == "no-cache"
+
+
+@pytest.mark.parametrize(
+    ("path", "mime"),
+    [
+        ("/sw.js", "text/javascript"),
+        ("/offline-files.js", "text/javascript"),
+        ("/manifest.webmanifest", "application/manifest+json"),
+        ("/icons/icon-192.png", "image/png"),
+    ],
+)
+def test_types(base_url, path, mime):
+    assert get(base_url + path)[1]["Content-Type"].split(";")[0] == mime
+
+
+@needs_node_modules
+def test_the_offline_manifest_lists_every_file_of_both_configs_with_its_hash(base_url):
+    status, _, body = get(base_url + "/offline-files.js")
+    assert status == 200 and body.decode().count("self.OFFLINE = ") == 1
+    served = manifest_of(body)
+    files = served["files"]
+    expected = {"index.html", "offline.js", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png"}
+    expected |= {"pyscript.toml", "pyscript-worker.toml", "py/app/main.py", "py/app/ai_worker.py", "css/style.css"}
+    expected |= {path.removeprefix("./") for path in offline.RUNTIME_FILES}
+    for config in ("pyscript.toml", "pyscript-worker.toml"):
+        expected |= {path.removeprefix("./") for path in tomllib.loads((ROOT / config).read_text())["files"]}
+    assert expected <= files.keys()
+    assert "sw.js" not in files  # the browser keeps the worker's own script
+    for path, digest in files.items():
+        assert hashlib.sha256((ROOT / path).read_bytes()).hexdigest() == digest, path
+    assert served["cache"] == offline.CACHE_PREFIX + served["version"]
+
+
+def _small_site(root: Path) -> None:
+    """A page with the shape of the real one, and stand-ins for the interpreter files."""
+    (root / "py" / "app").mkdir(parents=True)
+    (root / "icons").mkdir()
+    (root / "index.html").write_text(
+        '<link rel="icon" href="data:,"><link rel="stylesheet" href="./a.css"><link rel="manifest" href="./m.json">'
+        '<script type="module" src="./offline.js"></script>'
+        '<script type="py" src="./py/app/main.py" config="./pyscript.toml"></script>'
+    )
+    (root / "m.json").write_text('{"icons": [{"src": "./icons/i.png"}]}')
+    (root / "pyscript.toml").write_text(
+        'interpreter = "./node_modules/pyodide/pyodide.mjs"\n[files]\n"./p.py" = "./p.py"\n'
+    )
+    (root / "w.toml").write_text('[files]\n"./q.py" = "./q.py"\n')
+    (root / "py" / "app" / "main.py").write_text('AI_WORKER_SRC = "./w.py"\nAI_WORKER_CONFIG = "./w.toml"\n')
+    for name in ("a.css", "offline.js", "icons/i.png", "p.py", "q.py", "w.py", *offline.RUNTIME_FILES):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(name)
+
+
+def test_the_list_is_derived_from_the_page_its_configs_its_worker_and_its_manifest(tmp_path):
+    _small_site(tmp_path)
+    own = {"index.html", "a.css", "m.json", "offline.js", "icons/i.png", "pyscript.toml", "p.py"}
+    own |= {"py/app/main.py", "w.py", "w.toml", "q.py"}
+    assert set(offline.offline_files(tmp_path)) == own | set(offline.RUNTIME_FILES)
+
+
+def test_any_change_to_a_cached_file_is_a_new_version_and_only_then(tmp_path):
+    _small_site(tmp_path)
+    first = offline.manifest(tmp_path)
+    (tmp_path / "unrelated.txt").write_text("not cached")
+    assert offline.manifest(tmp_path) == first
+    (tmp_path / "q.py").write_text("x = 1\n")  # a file of the worker's config alone
+    second = offline.manifest(tmp_path)
+    assert second["version"] != first["version"] and second["cache"] != first["cache"]
+    assert {path for path in first["files"] if first["files"][path] != second["files"][path]} == {"q.py"}
+
+
+def test_a_file_the_page_names_but_that_is_missing_is_an_error_not_a_partial_list(tmp_path):
+    _small_site(tmp_path)
+    (tmp_path / "p.py").unlink()
+    with pytest.raises(FileNotFoundError, match="p.py"):
+        offline.offline_files(tmp_path)
+    for base_url in serve(tmp_path):
+        assert get(base_url + "/offline-files.js")[0] == 500  # sw.js cannot import it: no install, no cache
+
+
+def test_the_web_app_manifest_makes_the_page_installable(base_url):
+    status, _, body = get(base_url + "/manifest.webmanifest")
+    manifest = json.loads(body)
+    assert manifest["name"] and manifest["short_name"] and manifest["display"] == "standalone"
+    assert manifest["start_url"] == "./" and manifest["theme_color"] == "#bbada0"
+    assert manifest["background_color"] == "#faf8ef"
+    sizes = set()
+    for icon in manifest["icons"]:
+        png = (ROOT / icon["src"]).read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        width, height = struct.unpack(">II", png[16:24])
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add(width)
+    assert {192, 512} <= sizes
+    assert '<link rel="manifest" href="./manifest.webmanifest">' in (ROOT / "index.html").read_text()
+
+
+def test_a_request_refused_before_its_path_is_read_still_gets_its_headers(base_url):
+    host, port = base_url.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=5) as connection:
+        connection.sendall(b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n")  # too long a line: 414
+        reply = connection.recv(4096).decode("latin-1")
+    assert reply.startswith("HTTP/1.0 414") and "Cache-Control: no-cache" in reply
