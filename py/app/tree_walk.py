@@ -198,10 +198,10 @@ class TreeWalk:
         nav = el("div", "tw-nav", role="group", aria_label="Steps")
         self.step_buttons = {}
         for action, text, label in (
-            ("start", "Start", "First step (Home)"),
+            ("start", "Start", "Start: the first step (Home)"),
             ("back", "\u25c0 Back", "Step back (\u2190)"),
             ("next", "Next \u25b6", "Next step (\u2192)"),
-            ("end", "End", "Last step (End)"),
+            ("end", "End", "End: the last step (End)"),
         ):
             button = el("button", "button small tw-step", text, type="button", id=f"tw-{action}", aria_label=label)
             button.title = label

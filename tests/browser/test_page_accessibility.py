@@ -76,6 +76,33 @@ def test_the_ai_panel_and_the_explorer_with_a_hint_have_no_axe_violations(open_p
     assert run.errors == []
 
 
+# A late position (bench middle-s1-m195): the explorer's line and the step-by-step tree draw small tiles up to 256.
+LATE = "rows=0,2,4,16/0,0,16,128/0,4,8,256/2,0,0,4"
+
+
+def test_the_explorer_and_the_tree_with_big_tiles_have_no_axe_violations(open_page):
+    run = open_page(LATE)
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("e")
+    page.keyboard.press("i")
+    wait_decisions(page, 1)
+    page.wait_for_selector("#explorer-decision[data-explained]", state="attached")
+    shown = page.eval_on_selector_all("#explorer-pv .mini-cell", "cells => cells.map(c => c.textContent)")
+    assert {"16", "128", "256"} <= set(shown)
+    page.click("#tw-build")
+    page.wait_for_selector("#tree-walk[data-builds]", timeout=30_000)
+    _assert_no_violations(page)
+    page.focus("#tw-next")
+    for _ in range(60):  # walk until a pruned branch shows, then check again
+        if page.locator("#tree-walk .tw-pruned").count():
+            break
+        page.keyboard.press("ArrowRight")
+    assert page.locator("#tree-walk .tw-pruned").count()
+    _assert_no_violations(page)
+    assert run.errors == []
+
+
 def test_the_win_overlay_has_no_axe_violations(open_page):
     _, storage = _saved(NEAR_WIN, seed=21)
     run = open_page(storage=storage)
