@@ -177,8 +177,19 @@ class BoardView:
             self.score_box.appendChild(floater)
 
     def show_overlays(self, game: Game) -> None:
-        self.win_overlay.hidden = not game.paused_at_win
-        self.over_overlay.hidden = not (game.over and not game.paused_at_win)
+        """The win or game-over overlay the game is in; one that appears takes the focus on its first button.
+
+        So a keyboard or screen-reader user answers it with Enter, where the
+        live region has just said why it appeared.
+        """
+        for overlay, shown in (
+            (self.win_overlay, game.paused_at_win),
+            (self.over_overlay, game.over and not game.paused_at_win),
+        ):
+            appeared = shown and overlay.hidden
+            overlay.hidden = not shown
+            if appeared:
+                overlay.querySelector("button").focus()
 
     def set_settled(self, settled: bool) -> None:
         self.board_el.setAttribute("data-settled", "true" if settled else "false")

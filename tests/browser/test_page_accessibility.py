@@ -185,10 +185,21 @@ def test_a_win_is_said_and_its_overlay_buttons_work_from_the_keyboard(open_page)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#win-overlay", state="visible")
     page.wait_for_function("w => window.__said.some(t => t.endsWith(w))", arg=announce.won_sentence())
-    _tab_to(page, "keep-going")
+    assert page.evaluate("document.activeElement.id") == "keep-going"  # the overlay took the focus
     page.keyboard.press("Enter")
     page.wait_for_selector("#win-overlay", state="hidden")
     page.wait_for_function("t => window.__said.includes(t)", arg=announce.keep_going_sentence())
+    assert run.errors == []
+
+
+def test_a_lost_game_focuses_try_again_and_enter_starts_a_new_game(open_page):
+    run = open_page(LOST)
+    page = run.page
+    page.wait_for_selector("#over-overlay", state="visible")
+    assert page.evaluate("document.activeElement.id") == "try-again"
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#over-overlay", state="hidden")
+    assert sum(v != 0 for row in read_board(page) for v in row) == 2
     assert run.errors == []
 
 
