@@ -56,7 +56,9 @@ class Explorer:
         session: Any,
         storage: Any,
         create_proxy: Callable[[Callable[..., Any]], Any],
+        on_worker_failed: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
+        """``on_worker_failed`` gets an answer whose worker died (the AI panel restarts it), as ``TreeWalk``'s."""
         self.document = document
         self.client = client
         self.session = session
@@ -70,7 +72,7 @@ class Explorer:
         self.status = el("explorer-status")
         self.decision = el("explorer-decision")
         self.shown = 0
-        self.on_worker_failed: Callable[[dict[str, Any]], None] | None = None  # main: the AI panel restarts it
+        self.on_worker_failed = on_worker_failed
         self._wiring.listen(self.toggle_button, "click", lambda _e: self.toggle())
         self._wiring.listen(self.decision, "click", self._clicked)
         self._set_open(bool(storage.settings().get("explorer")), save=False)

@@ -110,7 +110,7 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
 
     client = AiClient(start_ai_worker)
     controls = AiControls(document, session, view, client, storage, create_proxy)
-    controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy)
+    controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy, controls.fail)
 
     tree_walk = TreeWalk(
         document,
@@ -121,7 +121,6 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         on_worker_failed=controls.fail,
     )
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
-    explorer.on_worker_failed = controls.fail
     _keep_alive.append(tree_walk)
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
     key_actions = {

@@ -56,6 +56,16 @@ def engine_rows(seed: int, directions: Iterable[str] = ()) -> list[list[int]]:
     return to_rows(replay(Game.new(seed), directions).board)
 
 
+def assert_keys_move(page: Any) -> None:
+    """The board is playable: one of the four arrow keys changes it."""
+    before = read_board(page)
+    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
+        page.keyboard.press(key)
+        if read_board(page) != before:
+            return
+    raise AssertionError("no key moved a tile")
+
+
 def is_visible(page: Any, selector: str) -> bool:
     return page.is_visible(selector)
 

@@ -10,7 +10,16 @@ from __future__ import annotations
 import json
 
 import pytest
-from pagekit import engine_rows, read_best, read_board, read_score, replay, wait_ai_ready, wait_settled
+from pagekit import (
+    assert_keys_move,
+    engine_rows,
+    read_best,
+    read_board,
+    read_score,
+    replay,
+    wait_ai_ready,
+    wait_settled,
+)
 
 from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY
 from game2048 import board as B
@@ -19,16 +28,6 @@ from game2048.game import Game
 
 def _tiles(page) -> int:
     return sum(v > 0 for row in read_board(page) for v in row)
-
-
-def _plays(page) -> None:
-    """Keys move tiles: the board changes within a few presses."""
-    before = read_board(page)
-    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
-        page.keyboard.press(key)
-        if read_board(page) != before:
-            return
-    raise AssertionError("no key moved a tile")
 
 
 def _notice(page) -> str:
@@ -84,7 +83,7 @@ def test_hostile_storage_or_url_gives_a_playable_page_that_says_what_it_set_asid
     assert words in _notice(page)
     assert _tiles(page) == 2 and not page.is_visible("#win-overlay")
     assert read_best(page) <= 100  # an impossible score never becomes the best
-    _plays(page)
+    assert_keys_move(page)
     run.reload()  # what was refused from storage was set aside: the next start meets it no more
     assert page.is_visible("#notice") == bool(query)  # a bad link is still a bad link
     assert run.errors == []

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from browser import READY_SELECTOR, watch_page
-from pagekit import AI_READY_TIMEOUT_MS, read_board, wait_ai_ready
+from pagekit import AI_READY_TIMEOUT_MS, assert_keys_move, wait_ai_ready
 from serve import start_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -42,15 +42,6 @@ def _open(browser: Any, base_url: str) -> tuple[Any, Any, list[str]]:
 def _wait_offline_ready(page: Any) -> str:
     page.wait_for_selector(OFFLINE_READY, state="attached", timeout=AI_READY_TIMEOUT_MS)
     return page.evaluate(VERSION_JS)
-
-
-def _plays(page: Any) -> None:
-    before = read_board(page)
-    for key in ("ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"):
-        page.keyboard.press(key)
-        if read_board(page) != before:
-            return
-    raise AssertionError("no key moved a tile")
 
 
 def _offline_caches(page: Any) -> list[str]:
@@ -94,7 +85,7 @@ def test_after_the_first_visit_play_and_the_ai_work_with_the_server_stopped(brow
 
         page.reload()
         page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
-        _plays(page)
+        assert_keys_move(page)
         wait_ai_ready(page)
         page.click("#ai-hint")
         page.wait_for_selector("#hint-arrow", state="visible", timeout=30_000)
@@ -128,7 +119,7 @@ def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, o
         served = page.evaluate("fetch('./py/app/ai_worker.py').then(response => response.text())")
         assert served.endswith("# a new version\n")
         page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
-        _plays(page)
+        assert_keys_move(page)
 
         page.goto(f"{base_url}/index.html?sw=off")
         page.wait_for_selector('html[data-offline="off"]', state="attached", timeout=AI_READY_TIMEOUT_MS)
