@@ -8,7 +8,8 @@
 // list and only then writes the new cache, named after the version: complete or not at all.
 // Activate deletes every other version's cache.  A page is served by one worker from one cache,
 // never a mix: offline.js reloads a page whose worker is replaced.
-importScripts("./offline-files.js");
+const MANIFEST = "./offline-files.js";
+importScripts(MANIFEST);
 
 const { cache: CACHE, files: FILES } = self.OFFLINE;
 const CACHE_PREFIX = "2048-offline-";
@@ -55,13 +56,32 @@ self.addEventListener("activate", (event) => {
   );
 });
 
+// Whether the server answered this page's probe.  While it does, the interpreters' files (node_modules,
+// served immutable) are left to the browser's own HTTP cache, where Chrome also keeps their compiled
+// WebAssembly: handed through a service worker, Pyodide compiles again on every visit, and the AI is
+// ready about half a second later.  Without a server they come from this cache, like every other file.
+let serverAnswers = false;
+
+function probeServer() {
+  serverAnswers = false;
+  return fetch(new URL(MANIFEST, SCOPE), { cache: "no-store" })
+    .then((response) => {
+      serverAnswers = response.ok;
+    })
+    .catch(() => {
+      serverAnswers = false;
+    });
+}
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (request.method !== "GET" || url.origin !== SCOPE.origin || !url.pathname.startsWith(SCOPE.pathname)) return;
   let path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
   if (path === "" && request.mode === "navigate") path = "index.html";
+  if (request.mode === "navigate") event.waitUntil(probeServer());
   if (!Object.hasOwn(FILES, path)) return; // not the app's: the network, as without a service worker
+  if (serverAnswers && path.startsWith("node_modules/")) return; // the browser's HTTP cache (see above)
   event.respondWith(
     caches.match(new URL(path, SCOPE), { cacheName: CACHE }).then((cached) => cached || fetch(request)),
   );

@@ -19,18 +19,24 @@ def think(**request) -> dict:
 
 
 def test_exports_the_page_functions() -> None:
-    assert ai_worker.__export__ == ["think", "explain", "trace", "presets", "ready"]
+    assert ai_worker.__export__ == ["think", "explain", "trace", "presets", "ready", "prepare_other_presets"]
 
 
-def test_ready_builds_the_tables_and_says_ok() -> None:
+def test_ready_builds_the_default_presets_and_the_rest_come_after() -> None:
+    from game2048.evaluation import snake
+
+    snake._tables = None  # as in a worker that has just started
     assert ai_worker.ready() == "ok"
+    assert snake._tables is None  # not a default preset: left for later
+    assert ai_worker.prepare_other_presets() == "ok"
+    assert snake._tables is not None
 
 
 def test_think_answers_with_the_search_result() -> None:
     answer = think(rows=ROWS, depth=3)
     expected = best_move(B.from_rows(ROWS), depth=3)
     assert answer["ok"] is True
-    assert answer["move"] == expected.move.value
+    assert answer["move"] == expected.move
     assert answer["score"] == expected.score
     assert answer["depth"] == 3 and answer["algorithm"] == "alphabeta" and answer["preset"] == "classic"
     assert set(answer) >= {"nodes", "cutoffs", "elapsed_ms", "think_ms", "nodes_per_second"}
@@ -47,7 +53,7 @@ def test_think_with_a_time_limit_and_every_option() -> None:
         20.0,
         42,
     )
-    assert answer["move"] in [d.value for d in B.legal_moves(B.from_rows(ROWS))]
+    assert answer["move"] in [d for d in B.legal_moves(B.from_rows(ROWS))]
 
 
 def test_a_lost_board_answers_no_move() -> None:
@@ -97,6 +103,7 @@ def test_presets_lists_every_preset_with_its_weights() -> None:
     assert [p["name"] for p in listed] == list(presets.PRESETS)
     classic = next(p for p in listed if p["name"] == "classic")
     assert classic["default_weights"] == {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0}
+    assert classic["weight_names"] == ["smoothness", "monotonicity", "empty", "max"]  # the order of the sliders
     assert all(p["description"] for p in listed)
 
 

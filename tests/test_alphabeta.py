@@ -7,7 +7,6 @@ from hypothesis import given, settings
 from strategies import boards
 
 from game2048 import board as B
-from game2048.board import Direction
 from game2048.search import best_move
 from game2048.search.alphabeta import has_win_tile
 from game2048.values import WIN_SCORE
@@ -49,16 +48,16 @@ def test_the_only_move_that_survives_is_chosen() -> None:
     # a 2 after down) matches no neighbour: a full board with no merge, lost.  Right moves the row's
     # 2 under the 2 of row 0, a merge no placement can take away.
     board = B.from_rows([[8, 2, 16, 4], [2, 4, 2, 0], [32, 8, 4, 64], [8, 4, 32, 2]])
-    assert set(B.legal_moves(board)) == {Direction.UP, Direction.RIGHT, Direction.DOWN}
+    assert set(B.legal_moves(board)) == {B.UP, B.RIGHT, B.DOWN}
     for depth in (2, 3, 4):
         result = best_move(board, depth=depth)
-        assert result.move is Direction.RIGHT
+        assert result.move == B.RIGHT
         assert result.score > -WIN_SCORE
 
 
 def test_a_move_into_a_lost_board_scores_as_a_loss() -> None:
     board = B.from_rows([[8, 2, 16, 4], [2, 4, 2, 0], [32, 8, 4, 64], [8, 4, 32, 2]])
-    up, _ = B.move(board, Direction.UP)
+    up, _ = B.move(board, B.UP)
     # After up the computer fills (3,3); with a 4 nothing merges and the player is lost.
     lost = B.place(up, 15, 2)
     assert B.is_game_over(lost)
@@ -69,7 +68,7 @@ def test_making_2048_is_a_win_and_the_earliest_win_scores_highest() -> None:
     board = B.from_rows([[1024, 1024, 0, 0], [2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 4]])
     for depth in (1, 2, 3):
         result = best_move(board, depth=depth)
-        assert result.move in (Direction.LEFT, Direction.RIGHT)
+        assert result.move in (B.LEFT, B.RIGHT)
         assert result.score == WIN_SCORE + depth  # the win at the first move, with every later move to spare
 
 
@@ -77,7 +76,7 @@ def test_a_win_two_moves_away_scores_below_an_immediate_one() -> None:
     # Left or right merges the 512s into a 1024 beside the 1024; the next move makes 2048: a win at move 2.
     board = B.from_rows([[1024, 512, 512, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 2]])
     result = best_move(board, depth=3)
-    assert result.move in (Direction.LEFT, Direction.RIGHT)
+    assert result.move in (B.LEFT, B.RIGHT)
     assert result.score == WIN_SCORE + 2
 
 
@@ -127,4 +126,4 @@ def test_result_reports_the_work_done() -> None:
     assert result.nodes > 100 and result.cutoffs > 0
     assert result.elapsed_ms > 0
     data = result.to_dict()
-    assert data["move"] == result.move.value and data["depth"] == 4
+    assert data["move"] == result.move and data["depth"] == 4

@@ -146,4 +146,4 @@ def test_the_page_worker_answers_in_chromium() -> None:
     from game2048.search import best_move
 
     expected = best_move(POSITIONS[0].board, depth=3)
-    assert (replies[3][0]["move"], replies[3][0]["score"]) == (expected.move.value, expected.score)
+    assert (replies[3][0]["move"], replies[3][0]["score"]) == (expected.move, expected.score)

@@ -7,6 +7,7 @@ from hypothesis import given
 from strategies import boards, directions, ranks
 
 from game2048 import board as B
+from game2048 import move_tables
 from game2048.board import Direction
 from game2048.game import trace_move
 from game2048.reference import move_rows, slide_line
@@ -80,10 +81,10 @@ def test_score_is_sum_of_merged_values_and_no_tile_merges_twice(board: int, dire
 def test_symmetry_rotation(board: int, direction: Direction) -> None:
     """Moving a rotated board equals rotating the moved board (with the direction rotated too)."""
     clockwise = {
-        Direction.UP: Direction.RIGHT,
-        Direction.RIGHT: Direction.DOWN,
-        Direction.DOWN: Direction.LEFT,
-        Direction.LEFT: Direction.UP,
+        B.UP: B.RIGHT,
+        B.RIGHT: B.DOWN,
+        B.DOWN: B.LEFT,
+        B.LEFT: B.UP,
     }
     moved, points = B.move(board, direction)
     moved_rot, points_rot = B.move(B.rotate(board), clockwise[direction])
@@ -94,10 +95,10 @@ def test_symmetry_rotation(board: int, direction: Direction) -> None:
 @given(boards(), directions)
 def test_symmetry_mirror(board: int, direction: Direction) -> None:
     swap = {
-        Direction.LEFT: Direction.RIGHT,
-        Direction.RIGHT: Direction.LEFT,
-        Direction.UP: Direction.UP,
-        Direction.DOWN: Direction.DOWN,
+        B.LEFT: B.RIGHT,
+        B.RIGHT: B.LEFT,
+        B.UP: B.UP,
+        B.DOWN: B.DOWN,
     }
     moved, points = B.move(board, direction)
     assert B.move(B.mirror(board), swap[direction]) == (B.mirror(moved), points)
@@ -106,10 +107,10 @@ def test_symmetry_mirror(board: int, direction: Direction) -> None:
 @given(boards(), directions)
 def test_symmetry_transpose(board: int, direction: Direction) -> None:
     swap = {
-        Direction.LEFT: Direction.UP,
-        Direction.UP: Direction.LEFT,
-        Direction.RIGHT: Direction.DOWN,
-        Direction.DOWN: Direction.RIGHT,
+        B.LEFT: B.UP,
+        B.UP: B.LEFT,
+        B.RIGHT: B.DOWN,
+        B.DOWN: B.RIGHT,
     }
     moved, points = B.move(board, direction)
     assert B.move(B.transpose(board), swap[direction]) == (B.transpose(moved), points)
@@ -190,30 +191,33 @@ def test_from_rows_refuses_impossible_boards(rows: list, message: str) -> None:
         B.from_rows(rows)
 
 
-def test_direction_accepts_strings_and_refuses_others() -> None:
+def test_a_move_is_named_by_its_string_and_nothing_else() -> None:
     board = B.from_rows([[2, 0, 0, 0]] + [[0] * 4] * 3)
-    assert B.move(board, "right") == B.move(board, Direction.RIGHT)
-    with pytest.raises(ValueError):
-        B.move(board, "sideways")
+    assert B.move(board, "right") == B.move(board, B.RIGHT)
+    assert B.DIRECTIONS == ("up", "right", "down", "left")
+    for wrong in ("sideways", "Right", None, 1, ["left"]):
+        with pytest.raises(ValueError, match="a move is one of up, right, down, left"):
+            B.move(board, wrong)
 
 
-def test_tables_agree_with_the_plain_slide_on_every_line() -> None:
+def test_the_line_rule_and_the_tables_agree_with_the_plain_slide_on_every_line() -> None:
     for key in range(1 << 16):
         out, points, _ = slide_line([1 << r if r else 0 for r in B.line_ranks(key)])
-        assert B.ROW_LEFT[key] == B.line_key([v.bit_length() - 1 if v else 0 for v in out])
-        assert B.SCORE_LEFT[key] == points
+        assert B.slide_line(key) == (B.line_key([B.rank_of(v) for v in out]), points)
+        assert move_tables.ROW_LEFT[key] == B.slide_line(key)[0] and move_tables.SCORE_LEFT[key] == points
         rev = B.reverse_line(key)
-        assert B.ROW_RIGHT[key] == B.reverse_line(B.ROW_LEFT[rev]) and B.SCORE_RIGHT[key] == B.SCORE_LEFT[rev]
+        assert move_tables.ROW_RIGHT[key] == B.reverse_line(move_tables.ROW_LEFT[rev])
+        assert move_tables.SCORE_RIGHT[key] == move_tables.SCORE_LEFT[rev]
 
 
 @given(boards(rank_strategy=ranks))
 def test_afterstates_are_the_four_moves_by_table(board: int) -> None:
-    assert B.afterstates(board) == tuple(B.move(board, d)[0] for d in B.DIRECTIONS)
+    assert move_tables.afterstates(board) == tuple(B.move(board, d)[0] for d in B.DIRECTIONS)
 
 
 @given(boards(rank_strategy=ranks))
 def test_the_spread_tables_transpose_the_board(board: int) -> None:
-    spread = B.spread_tables()
+    spread = move_tables.spread_tables()
     keys = B.row_keys(board)
     transposed = spread[0][keys[0]] | spread[1][keys[1]] | spread[2][keys[2]] | spread[3][keys[3]]
     assert transposed == B.transpose(board) and B.row_keys(transposed) == B.column_keys(board)

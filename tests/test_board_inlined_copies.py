@@ -1,6 +1,6 @@
 """The hot path's inlined copies are still the canonical text they copy.
 
-The search inlines ``board.afterstates`` (row keys, the transposed board's
+The search inlines ``move_tables.afterstates`` (row keys, the transposed board's
 column keys, the four moves) and ``board.has_win_tile`` because a call per
 node costs more than the work; each copy says so in a comment.  These tests
 read the source and fail when a copy and its original drift apart, so the
@@ -14,6 +14,7 @@ import inspect
 import pytest
 
 from game2048 import board as B
+from game2048 import move_tables
 from game2048.evaluation import corner
 from game2048.search import alphabeta, expectimax, placements
 
@@ -27,7 +28,7 @@ def _block(lines: list[str], first: str, count: int) -> list[str]:
     return lines[start : start + count]
 
 
-CANONICAL = _lines(B.afterstates)
+CANONICAL = _lines(move_tables.afterstates)
 KEYS = _block(CANONICAL, "r0 = board", 9)
 """Row keys r0..r3, the transposed board x, column keys k0..k3."""
 MOVES = _block(CANONICAL, "col_up[k0]", 4)
@@ -55,7 +56,7 @@ def test_each_inlined_copy_is_the_canonical_text(function, keys, moves, wins):
     assert _count(lines, KEYS) == keys
     assert _count(lines, MOVES) == moves
     assert sum(WIN in line for line in lines) == wins
-    marked = sum("board.afterstates" in line and "inlined" in line for line in lines)
+    marked = sum("move_tables.afterstates" in line and "inlined" in line for line in lines)
     assert marked == keys, "each copy names its original"
 
 

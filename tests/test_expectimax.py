@@ -88,7 +88,7 @@ def test_hand_computed_depth_two_value():
     assert result.score == pytest.approx(best)
     # Only "right" and "down" move a tile here.
     legal = {d for d, v in zip(B.DIRECTIONS, values) if v is not None}
-    assert legal == {B.Direction.RIGHT, B.Direction.DOWN}
+    assert legal == {B.RIGHT, B.DOWN}
 
 
 def test_probability_cutoff_evaluates_instead_of_searching():
@@ -124,7 +124,7 @@ def test_loss_inside_the_tree_scores_lost_value():
     values_harsh, best_harsh = brute_force(board, 2, lost=-1e7)
     assert exact(board, 2).score == pytest.approx(best, rel=1e-12)
     assert exact(board, 2, lost_value=-1e7).score == pytest.approx(best_harsh, rel=1e-12)
-    right = B.DIRECTIONS.index(B.Direction.RIGHT)
+    right = B.DIRECTIONS.index(B.RIGHT)
     assert values_harsh[right] < values[right] - 1e5  # the loss really is inside the tree
 
 
@@ -190,7 +190,7 @@ def test_same_seed_and_fixed_depth_replay_the_same_game():
         moves = []
         while not game.over and len(moves) < 40:
             move = best_move(game.board, depth=2, algorithm="expectimax").move
-            moves.append(move.value)
+            moves.append(move)
             game.play(move)
         return moves
 
@@ -233,6 +233,6 @@ def test_early_stop_gives_the_same_decision_with_fewer_readings(seed):
 def test_single_legal_move_is_decided_at_depth_one():
     # The top row is empty and nothing below can merge: only "up" changes the board.
     one = B.from_rows([[0, 0, 0, 0], [2, 4, 8, 16], [32, 64, 128, 256], [2, 4, 8, 16]])
-    assert B.legal_moves(one) == [B.Direction.UP]
+    assert B.legal_moves(one) == [B.UP]
     result = expectimax.search(one, EVALUATE, Deadline(1000))
-    assert result.move is B.Direction.UP and result.depth == 1 and result.elapsed_ms < 100
+    assert result.move == B.UP and result.depth == 1 and result.elapsed_ms < 100

@@ -27,7 +27,7 @@ CLASSIC = presets.get("classic").make()
 
 @cache
 def reference_values(board: int, depth: int) -> dict[str, float]:
-    return {d.value: v for d, v in reference.root_values(board, depth, CLASSIC).items()}
+    return {d: v for d, v in reference.root_values(board, depth, CLASSIC).items()}
 
 
 def playable() -> list[int]:
@@ -84,7 +84,7 @@ def test_the_decision_is_best_moves_and_the_iterations_add_up(depth: int) -> Non
         result = best_move(board, depth=depth, rescue=False)
         decision = explanation["decision"]
         assert (decision["move"], decision["depth"], decision["score"], decision["nodes"]) == (
-            result.move.value,
+            result.move,
             result.depth,
             result.score,
             result.nodes,
@@ -180,7 +180,7 @@ def test_expectimax_explains_its_own_values() -> None:
         root = [e for e in explanation["root"] if e["legal"]]
         assert all(e["exact"] for e in root)
         chosen = next(e for e in root if e["chosen"])
-        assert chosen["move"] == result.move.value and chosen["value"] == result.score == max(e["value"] for e in root)
+        assert chosen["move"] == result.move and chosen["value"] == result.score == max(e["value"] for e in root)
         assert explanation["pruning"] is None
         pv = explanation["pv"]
         _follow(board, pv["plies"])

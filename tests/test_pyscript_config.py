@@ -112,13 +112,21 @@ def test_the_worker_is_started_with_its_own_configuration():
     main = PAGE_ENTRY.read_text()
     assert 'AI_WORKER_CONFIG = "./pyscript-worker.toml"' in main
     assert 'AI_WORKER_SRC = "./py/app/ai_worker.py"' in main and WORKER_ENTRY.is_file()
+    # The page declares the first worker, as main.py declares a new one: same name, file and configuration.
+    assert 'AI_WORKER_NAME = "ai"' in main
+    declared = '<script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript-worker.toml">'
+    assert declared in INDEX.read_text()
 
 
-def test_interpreter_is_the_local_pyodide():
-    for config in (CONFIG, WORKER_CONFIG):
-        interpreter = _config(config)["interpreter"]
-        assert interpreter == "./node_modules/pyodide/pyodide.mjs"
+def test_the_page_runs_the_local_micropython_and_the_worker_the_local_pyodide():
+    expected = {
+        CONFIG: "./node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs",
+        WORKER_CONFIG: "./node_modules/pyodide/pyodide.mjs",
+    }
+    for config, interpreter in expected.items():
+        assert _config(config)["interpreter"] == interpreter
         assert (ROOT / interpreter).is_file() or not (ROOT / "node_modules").exists()
+    assert '<script type="mpy" src="./py/app/main.py" config="./pyscript.toml">' in INDEX.read_text()
 
 
 def test_no_outside_url_in_page_or_config():

@@ -40,7 +40,7 @@ def _decide(case: str, preset: str) -> dict[str, list]:
     for name, board in BOARDS.items():
         result = best_move(board, preset=preset, **CASES[case])
         out[name] = [
-            result.move.value if result.move else None,
+            result.move,
             result.depth,
             result.nodes,
             result.cutoffs,

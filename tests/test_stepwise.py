@@ -78,18 +78,18 @@ def test_the_root_value_and_move_equal_the_reference_on_bench_and_played_positio
         for ordering, pruning in SWITCHES:
             traced = trace(board, depth, CLASSIC, ordering=ordering, pruning=pruning)
             assert traced["value"] == best_value
-            assert traced["move"] in {d.value for d in best_moves}
+            assert traced["move"] in set(best_moves)
             root = traced["nodes"][0]
             children = {traced["nodes"][c]["label"]: traced["nodes"][c] for c in root["children"]}
-            assert set(children) == {d.value for d in expected}
+            assert set(children) == set(expected)
             if not pruning:
-                assert {label: c["value"] for label, c in children.items()} == {d.value: v for d, v in expected.items()}
+                assert {label: c["value"] for label, c in children.items()} == dict(expected)
                 assert all(n["visited"] and n["bound"] == "exact" for n in traced["nodes"])
                 assert traced["counts"]["cuts"] == 0
             else:
                 _window_checks(traced)
                 for label, child in children.items():  # fail-soft: a cut child's value is a true bound
-                    true = expected[next(d for d in expected if d.value == label)]
+                    true = expected[label]
                     if child["bound"] == "upper":
                         assert true <= child["value"]
                     elif child["visited"]:
@@ -110,7 +110,7 @@ def test_any_board_traces_to_the_reference_value(board: Board) -> None:
             assert traced["move"] is None and traced["nodes"][0]["kind"] == "lost"
             assert traced["value"] == -(WIN_SCORE + 2)
             continue
-        assert traced["value"] == best_value and traced["move"] in {d.value for d in best_moves}
+        assert traced["value"] == best_value and traced["move"] in set(best_moves)
         if pruning:
             _window_checks(traced)
 
@@ -129,7 +129,7 @@ def test_ordering_tries_the_best_afterstate_first_and_the_natural_order_is_up_ri
     board = POSITIONS[8].board
     natural = trace(board, 2, CLASSIC, ordering=False, pruning=False)
     labels = [natural["nodes"][c]["label"] for c in natural["nodes"][0]["children"]]
-    assert labels == [d.value for d in DIRECTIONS if move(board, d)[0] != board]
+    assert labels == [d for d in DIRECTIONS if move(board, d)[0] != board]
     ordered = trace(board, 2, CLASSIC, ordering=True, pruning=False)
     scores = [CLASSIC(move(board, ordered["nodes"][c]["label"])[0]) for c in ordered["nodes"][0]["children"]]
     assert scores == sorted(scores, reverse=True)

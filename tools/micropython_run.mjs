@@ -40,10 +40,12 @@ for (const mount of mounts) {
 }
 let status = 0;
 try {
-  mp.runPython("import sys\nif '/lib' not in sys.path: sys.path.append('/lib')\n" + readFileSync(script, "utf8"));
+  // runPythonAsync: a script may await at its top level (asyncio tasks, as on the page).
+  await mp.runPythonAsync("import sys\nif '/lib' not in sys.path: sys.path.append('/lib')\n" + readFileSync(script, "utf8"));
 } catch (error) {
   process.stderr.write(String(error.message || error) + "\n");
   status = 1;
 }
+// exitCode, not exit(): the output is written in full before Node ends, however long it is.
 process.stdout.write(out.join("\n") + (out.length ? "\n" : ""));
-process.exit(status);
+process.exitCode = status;

@@ -47,6 +47,8 @@ RUNTIME_FILES: tuple[str, ...] = (
     "node_modules/@pyscript/core/dist/py-game-DWiCrr7a.js",
     "node_modules/@pyscript/core/dist/py-terminal-CwQ6kcjg.js",
     "node_modules/@pyscript/core/dist/toml-V4Savzlc.js",
+    "node_modules/@micropython/micropython-webassembly-pyscript/micropython.mjs",
+    "node_modules/@micropython/micropython-webassembly-pyscript/micropython.wasm",
     "node_modules/pyodide/pyodide.mjs",
     "node_modules/pyodide/pyodide.asm.mjs",
     "node_modules/pyodide/pyodide.asm.wasm",

@@ -13,12 +13,14 @@ Workers come from a ``start_worker(attempt)`` callable (the page creates a
 script tag; CPython tests hand in fakes).
 """
 
-from __future__ import annotations
-
 import asyncio
 import json
-from collections.abc import Callable
-from typing import Any
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
 # A worker that has not answered by then is treated as failed: 5 x the think time plus slack.
 TIMEOUT_FACTOR = 5.0
@@ -29,6 +31,8 @@ START_ATTEMPTS = 2
 MAX_RESTARTS = 3
 """Restarts after a worker died during a search, per page: a worker that keeps dying is left dead."""
 GAME_STILL_WORKS = "The game still works; reload the page to try again."
+LOADING_STAGES = ("starting Python (Pyodide) in a worker", "building the search tables")
+"""What the worker is doing while it starts, in order (the page shows "step n of 2")."""
 
 
 class AiClient:
@@ -43,6 +47,8 @@ class AiClient:
         self.needs_restart = False
         self.attempts = 0  # workers started so far (each gets its own name)
         self.restarts = 0
+        self.stage = ""  # while starting: one of LOADING_STAGES; "" otherwise
+        self._preparing: Any = None  # the task asking for the other presets' tables, kept until it ends
 
     @property
     def ready(self) -> bool:
@@ -56,7 +62,7 @@ class AiClient:
             self.attempts += 1
             try:
                 worker, presets = await asyncio.wait_for(self._start(self.attempts), self.start_timeout_s)
-            except TimeoutError:
+            except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
                 reason = f"it did not answer within {self.start_timeout_s:g} s"
                 continue
             except Exception as exc:  # noqa: BLE001 - whatever broke, the game stays playable without the AI
@@ -68,7 +74,16 @@ class AiClient:
         return False
 
     async def _start(self, attempt: int) -> tuple[Any, list[dict[str, Any]]]:
-        worker = await _awaitable(self.start_worker(attempt))
+        try:
+            self.stage = LOADING_STAGES[0]
+            worker = await _awaitable(self.start_worker(attempt))
+            self.stage = LOADING_STAGES[1]
+            return worker, await self._warm_up(worker)
+        finally:
+            self.stage = ""
+
+    async def _warm_up(self, worker: Any) -> list[dict[str, Any]]:
+        """The worker's ``ready()`` (tables and a warm-up search), then its presets."""
         warm = await _awaitable(worker.ready())
         if str(warm) != "ok":
             raise RuntimeError(f"the worker's warm-up answered {str(warm)[:80]!r}")
@@ -85,7 +100,19 @@ class AiClient:
             )
         ):
             raise RuntimeError("the worker listed no usable evaluation presets")
-        return worker, presets
+        self._preparing = asyncio.create_task(self._prepare_other_presets(worker))
+        return presets
+
+    async def _prepare_other_presets(self, worker: Any) -> None:
+        """The worker's other presets' tables, built while the page goes on; a request asked meanwhile waits.
+
+        Not awaited by ``connect``: the AI is ready with the default presets.
+        A failure here shows at the next request, as any worker failure does.
+        """
+        try:
+            await _awaitable(worker.prepare_other_presets())
+        except Exception:  # noqa: BLE001 - the next request reports a worker that broke
+            pass
 
     async def restart(self) -> bool:
         """A new worker after one died during a search; False once ``MAX_RESTARTS`` are used up."""
@@ -117,7 +144,7 @@ class AiClient:
         try:
             exported = getattr(self.worker, function)
             raw = await asyncio.wait_for(_awaitable(exported(json.dumps(request))), timeout)
-        except TimeoutError:
+        except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
             self.needs_restart = True
             return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}
         except Exception as exc:  # noqa: BLE001 - the worker itself failed: it is restarted before the next try
@@ -140,8 +167,12 @@ def _known_move(answer: dict[str, Any]) -> dict[str, Any]:
 
 
 async def _awaitable(value: Any) -> Any:
-    """Await a JS promise / coroutine, or pass a plain value through (a synchronous fake)."""
-    if hasattr(value, "__await__"):
+    """Await a JS promise / coroutine, or pass a plain value through (a synchronous fake).
+
+    MicroPython's coroutines are generators and its JS promises bare thenables:
+    neither has ``__await__``, so ``send`` and ``then`` mark them.
+    """
+    if hasattr(value, "__await__") or hasattr(value, "send") or hasattr(value, "then"):
         return await value
     return value
 

@@ -22,18 +22,20 @@ The status line is also said through the view's live region (a hint as
 "Hint: left"); the moves the AI plays are said by the session, like a person's.
 """
 
-from __future__ import annotations
-
 import asyncio
-from collections.abc import Callable
-from typing import Any
 
-from app.ai_client import AiClient
+from app.ai_client import LOADING_STAGES, AiClient
 from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.announce import hint_sentence
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.wiring import Wiring
 from game2048.board import to_rows
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
 SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
 """Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
@@ -70,6 +72,7 @@ class AiControls:
         self.on_connected: list[Callable[[], None]] = []  # other users of the worker, told when it is up or not
         self._run = 0  # autoplay generation: a stopped loop never plays again
         self._held = 0  # hold generation: a hint or step asked before ``hold`` is not shown or played
+        self._loading = False  # the worker is starting: ``_show_loading`` shows its progress
         el = document.getElementById
         self.hint_button = el("ai-hint")
         self.step_button = el("ai-step")
@@ -121,7 +124,13 @@ class AiControls:
 
     async def _connect(self, restart: bool) -> None:
         self._update_buttons()
-        if not await (self.client.restart() if restart else self.client.connect()):
+        self._loading = True
+        self._wiring.spawn(self._show_loading())
+        try:
+            connected = await (self.client.restart() if restart else self.client.connect())
+        finally:
+            self._loading = False
+        if not connected:
             self.pending = None
             message = self.client.error or "The AI is unavailable."
             self._set_status(message, error=True)
@@ -402,12 +411,12 @@ class AiControls:
         defaults = self.preset_defaults.get(self.settings.preset, {})
         values = self.settings.active_weights(defaults)
         self.weights_box.replaceChildren()
-        description = next(
-            (p.get("description", "") for p in self.client.presets if p["name"] == self.settings.preset), ""
-        )
-        self.preset_select.title = str(description)
-        for name, default in defaults.items():
-            low, high, step = slider_range(float(default))
+        preset = next((p for p in self.client.presets if p["name"] == self.settings.preset), {})
+        self.preset_select.title = str(preset.get("description", ""))
+        listed = preset.get("weight_names")
+        order = [name for name in listed if name in defaults] if isinstance(listed, list) else []
+        for name in order if set(order) == set(defaults) else sorted(defaults):
+            low, high, step = slider_range(float(defaults[name]))
             value = min(max(values[name], low), high)
             row = self.document.createElement("label")
             row.className = "weight"
@@ -439,6 +448,17 @@ class AiControls:
             "data-autoplay", "on" if self.autoplaying else "waiting" if self.waiting_at_win else "off"
         )
 
+    async def _show_loading(self) -> None:
+        """While the worker starts, its stage and the seconds so far, once a second (the AI takes seconds)."""
+        seconds = 0
+        while self._loading:
+            stage = self.client.stage
+            if stage in LOADING_STAGES:
+                step = LOADING_STAGES.index(stage) + 1
+                self._set_status(f"AI loading, step {step} of {len(LOADING_STAGES)}: {stage}\u2026 {seconds} s")
+            await asyncio.sleep(1)
+            seconds += 1
+
     def _set_status(self, text: str, error: bool = False) -> None:
         self.status.textContent = text
         self.status.className = "ai-status error" if error else "ai-status"
@@ -452,7 +472,7 @@ class AiControls:
             "move": str(answer.get("move") or "none"),
             "depth": f"{answer.get('depth')}{RESCUED if answer.get('rescued') else ''}",
             "nodes": f"{int(answer.get('nodes') or 0):,}",
-            "nps": f"{float(answer.get('nodes_per_second') or 0):,.0f}/s",
+            "nps": f"{round(float(answer.get('nodes_per_second') or 0)):,}/s",  # MicroPython: no "," for floats
             "cutoffs": f"{int(answer.get('cutoffs') or 0):,}",
             "time": f"{float(answer.get('elapsed_ms') or 0):.0f} ms of {_ms(answer.get('think_ms') or 0)}",
         }

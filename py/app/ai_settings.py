@@ -4,15 +4,15 @@ Saved settings come back from localStorage, which anyone can edit, so every
 value is checked on the way in and replaced by its default when it is not
 acceptable; a request built from settings is therefore always one the worker
 accepts (the worker still checks, and its refusal is shown if it happens).
-Plain Python, tested in CPython.
+Plain Python: the page runs it in MicroPython, the tests in CPython.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass, field
-from typing import Any
-
 from app.outside_data import finite_number
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from typing import Any
+except ImportError:
+    pass
 
 THINK_STEPS_MS: tuple[int, ...] = (10, 20, 30, 50, 75, 100, 150, 200, 300, 500, 750, 1000, 1500, 2000)
 PAUSE_STEPS_MS: tuple[int, ...] = (0, 25, 50, 100, 200, 400, 800, 1500)
@@ -42,18 +42,31 @@ def slider_range(default: float) -> tuple[float, float, float]:
     return low, high, (high - low) / 300.0
 
 
-@dataclass
 class AiSettings:
     """What the player chose for the AI; ``weights`` holds only the weights changed from a preset's defaults."""
 
-    think_ms: int = DEFAULT_THINK_MS
-    pause_ms: int = DEFAULT_PAUSE_MS
-    algorithm: str = "alphabeta"
-    preset: str = DEFAULT_PRESET["alphabeta"]
-    weights: dict[str, dict[str, float]] = field(default_factory=dict)
+    def __init__(
+        self,
+        think_ms: int = DEFAULT_THINK_MS,
+        pause_ms: int = DEFAULT_PAUSE_MS,
+        algorithm: str = "alphabeta",
+        preset: str = DEFAULT_PRESET["alphabeta"],
+        weights: dict[str, dict[str, float]] | None = None,
+    ) -> None:
+        self.think_ms = think_ms
+        self.pause_ms = pause_ms
+        self.algorithm = algorithm
+        self.preset = preset
+        self.weights: dict[str, dict[str, float]] = {} if weights is None else weights
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, AiSettings) and self.to_saved() == other.to_saved()
+
+    def __repr__(self) -> str:
+        return f"AiSettings({self.to_saved()!r})"
 
     @classmethod
-    def from_saved(cls, data: Any, presets: dict[str, dict[str, float]] | None = None) -> AiSettings:
+    def from_saved(cls, data: Any, presets: dict[str, dict[str, float]] | None = None) -> "AiSettings":
         """Settings from their saved form, every bad value replaced by its default.
 
         ``presets`` (name -> default weights) filters preset names and weight names
@@ -88,9 +101,8 @@ class AiSettings:
     def restrict_to(self, presets: dict[str, dict[str, float]]) -> None:
         """Drop presets and weight names the worker does not know."""
         if self.preset not in presets:
-            self.preset = (
-                DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets else next(iter(presets))
-            )
+            # Without the algorithm's default, the first by name (MicroPython's dicts keep no order).
+            self.preset = DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets else min(presets)
         self.weights = {
             name: {k: v for k, v in values.items() if k in presets[name]}
             for name, values in self.weights.items()
@@ -116,7 +128,9 @@ class AiSettings:
 
     def active_weights(self, defaults: dict[str, float]) -> dict[str, float]:
         """The active preset's weights: its defaults with the player's changes on top."""
-        return {**defaults, **self.weights.get(self.preset, {})}
+        weights = dict(defaults)
+        weights.update(self.weights.get(self.preset, {}))
+        return weights
 
     def set_weight(self, name: str, value: float) -> None:
         self.weights.setdefault(self.preset, {})[name] = float(value)

@@ -45,7 +45,7 @@ from typing import Any
 
 from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
-from game2048.search import SearchOptions, best_move, decide, stepwise
+from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, stepwise
 from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
 
 REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
@@ -144,36 +144,64 @@ def _request_id(request_json: str) -> Any:
 
 
 def presets() -> str:
-    """Every evaluation preset the searches accept, with its description and default weights, as JSON."""
+    """Every evaluation preset the searches accept, with its description and default weights, as JSON.
+
+    ``weight_names`` gives the weights' order, which a JSON object loses in MicroPython.
+    """
     return json.dumps(
         [
-            {"name": p.name, "description": p.description, "default_weights": dict(p.default_weights)}
+            {
+                "name": p.name,
+                "description": p.description,
+                "default_weights": dict(p.default_weights),
+                "weight_names": list(p.default_weights),
+            }
             for p in preset_registry.PRESETS.values()
         ]
     )
 
 
 def ready() -> str:
-    """Build every evaluation's tables, run each algorithm a little, freeze the heap, then answer ``"ok"``.
+    """Build the default evaluations' tables, run each algorithm a little, freeze the heap, then answer ``"ok"``.
 
     The searches are warm-up, not checks: in the browser the first searches
     after the worker starts run slowly (WebAssembly still being optimised) and
     overrun their budget, so they are better spent here, while the page loads,
-    than on the player's first hint.  ``gc.freeze()`` keeps the long-lived
-    tables out of later collections, which delayed answers after searches that
-    had finished on time (docs/results.md).
+    than on the player's first hint.  The other presets' tables come next, in
+    ``prepare_other_presets``, which the page asks for once this has answered.
     """
-    for preset in preset_registry.PRESETS.values():
-        preset.make()(0x1)
+    for name in sorted(set(DEFAULT_PRESETS.values())):
+        preset_registry.get(name).make()(0x1)
     middle_game = from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
     for algorithm, depth in (("alphabeta", 5), ("expectimax", 2)):
         best_move(middle_game, depth=depth, algorithm=algorithm)
     explain_decision(middle_game, SearchOptions(depth=3), analysis_ms=20)
-    # The tables are millions of objects that live as long as the worker: move them out of the
-    # collector's sight, or every full collection (run between searches) walks them all again.
-    gc.collect()
-    gc.freeze()
+    _freeze()
     return "ok"
 
 
-__export__ = ["think", "explain", "trace", "presets", "ready"]
+def prepare_other_presets() -> str:
+    """Build the tables of every preset ``ready`` left out, then answer ``"ok"``.
+
+    Apart from ``ready`` so that the AI is ready sooner: a request that comes
+    meanwhile waits for this (a few tenths of a second in the browser); its
+    search's clock starts when it runs.
+    """
+    for preset in preset_registry.PRESETS.values():
+        preset.make()(0x1)
+    _freeze()
+    return "ok"
+
+
+def _freeze() -> None:
+    """Move the tables (millions of objects that live as long as the worker) out of the collector's sight.
+
+    Otherwise every full collection, run between searches, walks them all
+    again, which delayed answers after searches that had finished on time
+    (docs/results.md).
+    """
+    gc.collect()
+    gc.freeze()
+
+
+__export__ = ["think", "explain", "trace", "presets", "ready", "prepare_other_presets"]

@@ -7,9 +7,7 @@ live region.  Rows and columns are counted from 1, top-left first, as a
 person reads the board.
 """
 
-from __future__ import annotations
-
-from game2048.board import Direction
+from game2048.board import Direction, direction_named
 from game2048.game import Game, MoveOutcome
 
 WIN_VALUE = 2048
@@ -43,7 +41,7 @@ def move_sentence(outcome: MoveOutcome, game: Game, by_ai: bool = False) -> str:
     """A move that changed the board: direction, merges and points, the new tile, the score, win or game over."""
     values = cell_values(game)
     who = "AI moved" if by_ai else "Moved"
-    parts = [f"{who} {outcome.direction.value}"]
+    parts = [f"{who} {outcome.direction}"]
     merged = sorted(values[cell] for cell in outcome.merged_cells)
     if merged:
         parts.append(f": merged into {_and([str(v) for v in merged])}, +{outcome.points} points.")
@@ -61,9 +59,9 @@ def move_sentence(outcome: MoveOutcome, game: Game, by_ai: bool = False) -> str:
     return sentence
 
 
-def blocked_sentence(direction: Direction | str) -> str:
+def blocked_sentence(direction: Direction) -> str:
     """A move key that changed nothing."""
-    return f"No tiles can move {Direction(direction).value}."
+    return f"No tiles can move {direction_named(direction)}."
 
 
 def won_sentence() -> str:
@@ -94,5 +92,5 @@ def keep_going_sentence() -> str:
     return f"Playing on past {WIN_VALUE}."
 
 
-def hint_sentence(direction: Direction | str) -> str:
-    return f"Hint: {Direction(direction).value}"
+def hint_sentence(direction: Direction) -> str:
+    return f"Hint: {direction_named(direction)}"

@@ -25,19 +25,21 @@ Bound to the DOM it receives (``document``, ``create_proxy``), like
 ``app.ai_controls``, so CPython tests drive it with fakes.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
-from urllib.parse import parse_qsl, urlencode
-
+from app.js_guard import JsCallError, js_call
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.saved_games import SavedGames, describe, worth_keeping
 from app.startup import LOST_POSITION, position_game
+from app.url_query import query_params, query_string
 from app.view import colour_class
 from app.wiring import Wiring
 from game2048.board import MAX_RANK, Board, from_rows, tile_values, to_rows
 from game2048.position_text import format_rows, parse_rows, parse_value
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
 EDIT_KEY = "t"
 """The key that enters edit mode, and plays from the position when pressed again (E is the explorer's)."""
@@ -487,9 +489,9 @@ class PositionEditor:
         """The URL's position is now the game: drop ``rows`` from the address, so a reload goes on playing it."""
         window = self.document.defaultView
         location = window.location
-        params = [(k, v) for k, v in parse_qsl(str(location.search).lstrip("?"), keep_blank_values=True) if k != "rows"]
-        query = urlencode(params)
+        query = query_string([(k, v) for k, v in query_params(str(location.search)) if k != "rows"])
+        address = f"{location.pathname}{'?' + query if query else ''}{location.hash}"
         try:
-            window.history.replaceState(None, "", f"{location.pathname}{'?' + query if query else ''}{location.hash}")
-        except Exception:  # noqa: BLE001 - the address is a nicety; the game is open either way
+            js_call(window, window.history, "replaceState", None, "", address)
+        except JsCallError:  # the address is a nicety; the game is open either way
             pass

@@ -14,28 +14,30 @@ The drawing functions return HTML strings built from the explanation, so
 CPython tests read them without a browser; every text is escaped.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
 from html import escape
-from typing import Any
 
 from app.view import colour_class
 from app.wiring import Wiring
 from game2048.values import format_value
 
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
+
 EXPLORER_KEY = "e"
 """Opens and closes the explorer (the button's title says so)."""
 EXACT_ROOT_MS = 2000.0
 """The worker's own time for the exact values of every root move, after the fixed-depth search."""
-PART_NAMES = {
-    "exact_root": "Exact values",
-    "pv": "Principal variation",
-    "minimax": "Plain minimax count",
-    "without_table": "Without the transposition table",
-    "without_ordering": "Without the move ordering",
-}
-"""The explanation's parts, as the note about what was cut short names them."""
+PART_NAMES = (
+    ("exact_root", "Exact values"),
+    ("pv", "Principal variation"),
+    ("minimax", "Plain minimax count"),
+    ("without_table", "Without the transposition table"),
+    ("without_ordering", "Without the move ordering"),
+)
+"""The explanation's parts, in the order the cut-short note lists them (MicroPython's dicts keep no order)."""
 ANALYSIS_MS_RANGE = (100.0, 2000.0)
 """The explanation's time after each decision: the think time, kept within this range."""
 
@@ -98,7 +100,7 @@ class Explorer:
 
     def request_for(self, request: dict[str, Any]) -> dict[str, Any]:
         """``think``'s request as an ``explain`` request: the same search, with the explanation's own time."""
-        return {**request, "analysis_ms": analysis_ms(request.get("think_ms") or 100)}
+        return dict(request, analysis_ms=analysis_ms(request.get("think_ms") or 100))
 
     def show(self, answer: dict[str, Any], request: dict[str, Any], board: int) -> None:
         """Draw the explanation of a decision the worker answered (``answer["explanation"]``)."""
@@ -128,7 +130,7 @@ class Explorer:
             button.disabled = True
             button.textContent = "Searching\u2026"
         # The same fixed depth repeats the shown search exactly; think_ms stays only to size the time limit.
-        exact_request = {**request, "depth": int(depth), "exact_root": True, "analysis_ms": EXACT_ROOT_MS}
+        exact_request = dict(request, depth=int(depth), exact_root=True, analysis_ms=EXACT_ROOT_MS)
         answer = await self.client.explain(exact_request)
         if self.session.game.board != board:
             self.status.textContent = "The board changed before the exact values came: ask again."
@@ -167,9 +169,10 @@ def render_explanation(explanation: dict[str, Any]) -> str:
     ]
     unfinished = (explanation.get("analysis") or {}).get("unfinished") or {}
     if unfinished:
-        items = "".join(
-            f"<li>{escape(PART_NAMES.get(part, part))}: {escape(why)}</li>" for part, why in unfinished.items()
-        )
+        names = dict(PART_NAMES)
+        order = [part for part, _ in PART_NAMES if part in unfinished]
+        order += sorted(part for part in unfinished if part not in names)
+        items = "".join(f"<li>{escape(names.get(part, part))}: {escape(unfinished[part])}</li>" for part in order)
         parts.append(f'<p class="explorer-note">Cut short by the explanation\u2019s time limit:</p><ul>{items}</ul>')
     return "".join(parts)
 

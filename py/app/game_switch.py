@@ -8,9 +8,10 @@ kept and said so, with a button to play the other tab's game instead.
 kept one; the current one is kept in its place if it is worth keeping.
 """
 
-from __future__ import annotations
-
-from typing import Any
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from typing import Any
+except ImportError:
+    pass
 
 from app.play import Intent, PlaySession
 from app.saved_games import SavedGames, describe
@@ -62,7 +63,7 @@ class GameSwitcher:
         elif key == GAME_KEY or key is None:
             game = self.session.game
             if self.saved.replaced_elsewhere(new_value if key else None, game):
-                text = " ".join([REPLACED.format(describe(game)), *self.saved.take_notices()])
+                text = " ".join([REPLACED.format(describe(game))] + self.saved.take_notices())
                 self.view.show_notice(text, action=(TAKE_OTHER, self.take_other_tabs_game))
         if key in (KEPT_KEY, GAME_KEY, None):
             self.saved.kept()  # re-reads the count

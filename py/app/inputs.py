@@ -13,28 +13,30 @@ in CPython; ``InputRouter`` only attaches listeners and forwards.
 * a stroke shorter than ``SWIPE_THRESHOLD_PX`` in both axes does nothing.
 """
 
-from __future__ import annotations
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
-from collections.abc import Callable
-from typing import Any
-
-from game2048.board import Direction
+from app.js_guard import JsCallError, js_call
+from game2048.board import DOWN, LEFT, RIGHT, UP, Direction
 
 SWIPE_THRESHOLD_PX = 10
 
 KEY_DIRECTIONS: dict[str, Direction] = {
-    "arrowup": Direction.UP,
-    "arrowright": Direction.RIGHT,
-    "arrowdown": Direction.DOWN,
-    "arrowleft": Direction.LEFT,
-    "w": Direction.UP,
-    "d": Direction.RIGHT,
-    "s": Direction.DOWN,
-    "a": Direction.LEFT,
-    "k": Direction.UP,
-    "l": Direction.RIGHT,
-    "j": Direction.DOWN,
-    "h": Direction.LEFT,
+    "arrowup": UP,
+    "arrowright": RIGHT,
+    "arrowdown": DOWN,
+    "arrowleft": LEFT,
+    "w": UP,
+    "d": RIGHT,
+    "s": DOWN,
+    "a": LEFT,
+    "k": UP,
+    "l": RIGHT,
+    "j": DOWN,
+    "h": LEFT,
 }
 FORM_TAGS = frozenset({"INPUT", "SELECT", "TEXTAREA"})
 
@@ -51,8 +53,8 @@ def swipe_direction(dx: float, dy: float, threshold: float = SWIPE_THRESHOLD_PX)
     if max(abs(dx), abs(dy)) < threshold:
         return None
     if abs(dx) > abs(dy):
-        return Direction.RIGHT if dx > 0 else Direction.LEFT
-    return Direction.DOWN if dy > 0 else Direction.UP
+        return RIGHT if dx > 0 else LEFT
+    return DOWN if dy > 0 else UP
 
 
 class InputRouter:
@@ -65,8 +67,9 @@ class InputRouter:
         on_move: Callable[[Direction], None],
         key_actions: dict[str, Callable[[], None]] | None = None,
     ) -> None:
-        from pyodide.ffi import create_proxy  # browser only
+        from pyscript.ffi import create_proxy  # browser only
 
+        self.window = document.defaultView
         self.on_move = on_move
         self.key_actions = {k.lower(): v for k, v in (key_actions or {}).items()}
         self._touch_start: tuple[float, float] | None = None
@@ -130,8 +133,8 @@ class InputRouter:
             return  # a press on an overlay's button is a click, not a drag (capture would steal it)
         self._pointer_start = (event.pointerId, event.clientX, event.clientY)
         try:
-            event.currentTarget.setPointerCapture(event.pointerId)
-        except Exception:  # capture is a nicety: a drag released outside the board still counts
+            js_call(self.window, event.currentTarget, "setPointerCapture", event.pointerId)
+        except JsCallError:  # capture is a nicety: a drag released outside the board still counts
             pass
 
     def _pointerup(self, event: Any) -> None:

@@ -1,26 +1,27 @@
 """Entry point of the page: build the parts and wire them, like the original's ``application.js``.
 
-The game is playable as soon as this has run: ``<body data-ready="true">``
-is set here, before (and independently of) the AI worker, which loads its
-own interpreter in the background.  Nothing at the top level is awaited, so
-PyScript's ``py:done`` is not held back.  If wiring the page fails whatever
-the reason, it is wired again over an empty in-memory storage, so the page
-opens on a fresh game with a notice instead of staying on its spinner.
+It runs in MicroPython on the main thread, which starts in well under a
+second; the AI worker runs Pyodide and is started from here at once, in
+parallel.  The game is playable as soon as this has run: ``<body
+data-ready="true">`` is set here, before (and independently of) the AI
+worker.  Nothing at the top level is awaited, so PyScript's ``mpy:done`` is
+not held back.  If wiring the page fails whatever the reason, it is wired
+again over an empty in-memory storage, so the page opens on a fresh game with
+a notice instead of staying on its spinner.
 """
 
-from __future__ import annotations
+from pyscript import document
 
-from pyscript import window as _window
-
-PYTHON_START_MS = _window.performance.now()  # when the interpreter began running this page's code
+# The window as a DOM object: MicroPython's ``pyscript.window`` is the global scope, and calling a
+# method on it (addEventListener, matchMedia) fails with "Illegal invocation".
+window = document.defaultView
+PYTHON_START_MS = window.performance.now()  # when the interpreter began running this page's code
 
 import asyncio  # noqa: E402
 import sys  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from typing import Any  # noqa: E402
 
-from pyodide.ffi import create_proxy  # noqa: E402
-from pyscript import document, window, workers  # noqa: E402
+from pyscript import workers  # noqa: E402
+from pyscript.ffi import create_proxy  # noqa: E402
 
 from app.ai_client import AiClient  # noqa: E402
 from app.ai_controls import SHORTCUTS, AiControls  # noqa: E402
@@ -37,9 +38,16 @@ from app.tree_walk import TreeWalk  # noqa: E402
 from app.view import BoardView  # noqa: E402
 from game2048.game import Game  # noqa: E402
 
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
+
 IMPORTED_MS = window.performance.now()
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
 
+AI_WORKER_NAME = "ai"  # as index.html declares it
 AI_WORKER_SRC = "./py/app/ai_worker.py"
 AI_WORKER_CONFIG = "./pyscript-worker.toml"
 
@@ -55,10 +63,12 @@ def on_click(element_id: str, handler: Callable[[], None]) -> None:
 
 
 async def start_ai_worker(attempt: int) -> Any:
-    """Declare a worker (PyScript boots script tags added later); each attempt gets a name of its own.
+    """The AI worker: first the one ``index.html`` declares, then a new one per attempt, with a name of its own.
 
-    The worker's file is fetched first: PyScript reports a file it cannot
-    fetch only as a page error, and its worker promise then never settles.
+    A worker the page does not declare is declared here (PyScript boots script
+    tags added later).  The worker's file is fetched first: PyScript reports a
+    file it cannot fetch only as a page error, and its worker promise then
+    never settles.
     """
     try:
         response = await window.fetch(AI_WORKER_SRC)
@@ -66,23 +76,34 @@ async def start_ai_worker(attempt: int) -> Any:
         raise RuntimeError("its file could not be loaded (network error)") from None
     if not response.ok:
         raise RuntimeError(f"its file could not be loaded (HTTP {response.status})")
-    name = "ai" if attempt == 1 else f"ai-{attempt}"
-    script = document.createElement("script")
-    for key, value in {
-        "type": "py",
-        "worker": "",
-        "name": name,
-        "src": AI_WORKER_SRC,
-        "config": AI_WORKER_CONFIG,
-    }.items():
-        script.setAttribute(key, value)
-    document.body.appendChild(script)
+    name = AI_WORKER_NAME if attempt == 1 else f"{AI_WORKER_NAME}-{attempt}"
+    if document.querySelector(f'script[name="{name}"]') is None:
+        script = document.createElement("script")
+        for key, value in (
+            ("type", "py"),
+            ("worker", ""),
+            ("name", name),
+            ("src", AI_WORKER_SRC),
+            ("config", AI_WORKER_CONFIG),
+        ):
+            script.setAttribute(key, value)
+        document.body.appendChild(script)
     return await workers[name]
 
 
 def _text(value: Any) -> str | None:
-    """A JS string, or None for JavaScript's null (which Pyodide hands over as ``jsnull``)."""
+    """A JS string, or None for JavaScript's null (whichever way the interpreter hands it over)."""
     return value if isinstance(value, str) else None
+
+
+def runtime_line(implementation: Any) -> str:
+    """The footer's sentence naming the interpreters: this one for the board, Pyodide for the AI."""
+    name = "MicroPython" if implementation.name == "micropython" else "Python"
+    version = ".".join(str(part) for part in implementation.version[:3])
+    return (
+        f"This game runs in Python in this browser: {name} {version} for the board, Pyodide (CPython) "
+        "in a worker for the AI, both served from this site alone."
+    )
 
 
 def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySession:
@@ -123,14 +144,11 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
-    key_actions = {
-        "r": restart,
-        "b": switcher.resume_kept,
-        EXPLORER_KEY: explorer.toggle,
-        **{key: controls.shortcut(action) for key, action in SHORTCUTS.items()},
-    }
+    key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle}
+    key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
     # While a position is edited, game moves and game keys do nothing; T plays the edited position.
-    game_keys = {key: editor.guard(action) for key, action in key_actions.items()} | {EDIT_KEY: editor.toggle}
+    game_keys = {key: editor.guard(action) for key, action in key_actions.items()}
+    game_keys[EDIT_KEY] = editor.toggle
     _keep_alive.extend([controls, editor, InputRouter(document, view.board_el, editor.guard(move), game_keys)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
@@ -140,30 +158,26 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     on_click("notice-close", view.hide_notice)
     on_click("notice-action", view.run_notice_action)
     on_event(window, "storage", lambda event: switcher.on_storage(_text(event.key), _text(event.newValue)))
-    shown = [*notices, *start.notices, *storage.take_notices()]  # the last: settings refused by the controls
+    shown = list(notices) + list(start.notices) + list(storage.take_notices())  # the last: refused settings
     if shown:
         view.show_notice(" ".join(shown))
 
-    python = ".".join(map(str, sys.version_info[:3]))
-    document.getElementById(
-        "runtime-line"
-    ).textContent = (
-        f"This game runs in Python {python}, in this browser (PyScript + Pyodide), served from this site alone."
-    )
+    document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True
     document.body.setAttribute("data-python-start-ms", f"{PYTHON_START_MS:.0f}")
     document.body.setAttribute("data-imported-ms", f"{IMPORTED_MS:.0f}")
     document.body.setAttribute("data-ready-ms", f"{window.performance.now():.0f}")
     document.body.setAttribute("data-ready", "true")
-    # The worker loads its own interpreter from now on; the AI buttons come alive when it answers.
-    _keep_alive.append(asyncio.ensure_future(controls.connect()))
+    # The worker has been loading its own interpreter since the page opened; the AI buttons come alive
+    # when it answers.
+    _keep_alive.append(asyncio.create_task(controls.connect()))
     return session
 
 
 def guarded_main() -> PlaySession | None:
     """``main`` over the browser's storage; if that fails, again over an empty one, with a notice."""
     try:
-        return main(Storage(browser_backend()), str(window.location.search))
+        return main(Storage(browser_backend(window)), str(window.location.search))
     except Exception as exc:  # noqa: BLE001 - the last guard: never leave the player on the spinner
         reason = f"{type(exc).__name__}: {str(exc)[:120]}"
     window.console.error(f"2048: the page could not start from this browser's data: {reason}")

@@ -7,10 +7,11 @@ in the saved settings (beside the AI's ``"ai"``).  With less motion the session
 does not wait for a slide either: the board settles on the next turn.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
 from app.wiring import Wiring
 

@@ -5,69 +5,68 @@ start-up raise is read again on every load, so a page that trusts it never
 opens again.  Everything read from storage or the URL goes through these
 functions, which raise nothing but ``BadData`` (a message for the notice):
 size is checked before parsing, JSON nesting depth before ``json.loads``
-(deep nesting overflows the interpreter's stack, which Pyodide reports as a
-fatal error), integers by their number of digits before ``int()`` (Python
-refuses to convert more than 4,300), and numbers for finiteness and range.
+(CPython's parser recurses, and a stack overflow is a fatal error in
+Pyodide), and the parsed numbers after it: floats must be finite, integers
+at most ``MAX_INT_DIGITS`` long (MicroPython's ``json.loads`` takes no hooks
+to check them while it parses; CPython's refuses more than 4,300 digits).
 """
-
-from __future__ import annotations
 
 import json
 import math
-from typing import Any
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from typing import Any
+except ImportError:
+    pass
 
 MAX_INT_DIGITS = 30
 """No value the page reads needs more digits (a seed is below 2**63, 19 digits); longer ones are refused."""
+_INT_LIMIT = 10**MAX_INT_DIGITS
+DIGITS = "0123456789"
+SCALAR_CHARS = DIGITS + "-+.eE" + "truefalsn" + ",: \t\r\n"
+"""What JSON holds between its brackets outside strings: numbers, literals, separators and whitespace."""
 
 
 class BadData(ValueError):
     """A value from storage or the URL that the page refuses; the message says why, for the player."""
 
 
-def _refuse_constant(name: str) -> Any:
-    raise BadData(f"it holds {name}, which is not a number")
-
-
-def _parse_int(text: str) -> int:
-    if len(text.lstrip("-")) > MAX_INT_DIGITS:
-        raise BadData(f"it holds a number with {len(text.lstrip('-'))} digits")
-    return int(text)
-
-
-def _parse_float(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise BadData(f"it holds the number {text[:20]}, too large for the page")
-    return value
-
-
 def nesting_depth_exceeds(text: str, limit: int) -> bool:
     """Whether JSON ``text`` nests arrays and objects more than ``limit`` deep (brackets in strings don't count).
 
     A plain scan, so that no recursion happens before the depth is known; texts
-    with fewer opening brackets than ``limit`` skip the scan.
+    with fewer opening brackets than ``limit`` skip the scan.  It reads only
+    what is left of the text without its strings, numbers, literals and
+    separators (removed by ``str`` methods, far faster than a loop in MicroPython).
     """
     if text.count("[") + text.count("{") <= limit:
         return False
+    structure = _outside_strings(text)
+    for char in SCALAR_CHARS:
+        structure = structure.replace(char, "")
     depth = 0
-    in_string = escaped = False
-    for char in text:
-        if in_string:
-            if escaped:
-                escaped = False
-            elif char == "\\":
-                escaped = True
-            elif char == '"':
-                in_string = False
-        elif char == '"':
-            in_string = True
-        elif char in "[{":
+    for char in structure:
+        if char in "[{":
             depth += 1
             if depth > limit:
                 return True
         elif char in "]}":
             depth -= 1
     return False
+
+
+def _outside_strings(text: str) -> str:
+    """``text`` without the insides of its JSON strings (a quote after an odd number of backslashes is inside)."""
+    pieces = text.split('"')
+    outside = [pieces[0]]
+    in_string = True  # each piece after the first follows a quote
+    for piece in pieces[1:]:
+        if not in_string:
+            outside.append(piece)
+            in_string = True
+        elif (len(piece) - len(piece.rstrip("\\"))) % 2 == 0:
+            in_string = False  # the quote after this piece ends the string
+    return "".join(outside)
 
 
 def read_json(text: Any, max_chars: int, max_depth: int) -> Any:
@@ -79,11 +78,38 @@ def read_json(text: Any, max_chars: int, max_depth: int) -> Any:
     if nesting_depth_exceeds(text, max_depth):
         raise BadData(f"it nests more than {max_depth} levels deep")
     try:
-        return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, parse_constant=_refuse_constant)
-    except BadData:
-        raise
-    except (ValueError, RecursionError, MemoryError) as exc:
+        value = json.loads(text)
+    except (ValueError, RuntimeError, MemoryError) as exc:  # RuntimeError: CPython's RecursionError
         raise BadData(f"it is not readable JSON ({_first_line(exc)})") from None
+    check_numbers(value)
+    return value
+
+
+def check_numbers(value: Any) -> None:
+    """``BadData`` for what ``json.loads`` lets through: a float that is not finite, an integer too long.
+
+    CPython reads ``NaN``, ``Infinity`` and ``1e999``; MicroPython reads ``1e999``
+    as infinity and integers of any length.  A loop, not recursion, though the
+    depth is already known to be small.
+    """
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            try:
+                if sum(map(abs, item)) < _INT_LIMIT:
+                    continue  # only numbers, all small: the common case, checked at C speed
+            except TypeError:  # not only numbers
+                pass
+            pending.extend(item)
+        elif isinstance(item, float) and math.isnan(item):
+            raise BadData("it holds NaN, which is not a number")
+        elif isinstance(item, float) and math.isinf(item):
+            raise BadData("it holds a number too large for the page")
+        elif isinstance(item, int) and abs(item) >= _INT_LIMIT:
+            raise BadData(f"it holds a number with {len(str(abs(item)))} digits")
 
 
 def read_int(text: Any, low: int, high: int, max_digits: int = MAX_INT_DIGITS) -> int:
@@ -91,7 +117,7 @@ def read_int(text: Any, low: int, high: int, max_digits: int = MAX_INT_DIGITS) -
     if not isinstance(text, str):
         raise BadData("it is not text")
     digits = text.strip()
-    if not digits or not digits.isascii() or not digits.isdigit():
+    if not digits or not all(char in DIGITS for char in digits):
         raise BadData("it is not a whole number")
     significant = digits.lstrip("0") or "0"
     if len(significant) > max_digits:

@@ -5,12 +5,8 @@ for a short notice, so a mistyped link still gives a playable page.  Values
 go through ``app.outside_data``, so no URL makes this raise.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-from urllib.parse import parse_qs
-
 from app.outside_data import BadData, read_int
+from app.url_query import query_params
 from game2048.board import Board, tile_values
 from game2048.game import MAX_SEED
 from game2048.position_text import parse_rows
@@ -19,13 +15,16 @@ MAX_QUERY_CHARS = 8192
 """A longer query is ignored whole: no option of the page needs more."""
 
 
-@dataclass(frozen=True)
 class PageOptions:
-    """What the URL asked for; ``notices`` explains anything that was ignored."""
+    """What the URL asked for; ``notices`` explains anything that was ignored.
 
-    seed: int | None = None
-    rows: Board | None = None  # a position to open (``?rows=0,2,4,8/0,0,0,0/...``), with at least two tiles
-    notices: tuple[str, ...] = ()
+    ``rows`` is a position to open (``?rows=0,2,4,8/0,0,0,0/...``), with at least two tiles.
+    """
+
+    def __init__(self, seed: int | None = None, rows: Board | None = None, notices: tuple[str, ...] = ()) -> None:
+        self.seed = seed
+        self.rows = rows
+        self.notices = notices
 
 
 def parse_seed(raw: str) -> tuple[int | None, str | None]:
@@ -49,18 +48,18 @@ def parse_position(raw: str) -> tuple[Board | None, str | None]:
 
 
 def parse_page_options(query: str) -> PageOptions:
-    """Options from a ``location.search`` string (leading ``?`` optional)."""
+    """Options from a ``location.search`` string (leading ``?`` optional); the last of a repeated name counts."""
     if len(query) > MAX_QUERY_CHARS:
         return PageOptions(notices=(f"Ignored the link's options: the address is {len(query):,} characters long.",))
-    params = parse_qs(query.lstrip("?"), keep_blank_values=True)
+    params = dict(query_params(query.lstrip("?")))
     notices: list[str] = []
     seed = rows = None
     if "seed" in params:
-        seed, notice = parse_seed(params["seed"][-1])
+        seed, notice = parse_seed(params["seed"])
         if notice:
             notices.append(notice)
     if "rows" in params:
-        rows, notice = parse_position(params["rows"][-1])
+        rows, notice = parse_position(params["rows"])
         if notice:
             notices.append(notice)
     return PageOptions(seed=seed, rows=rows, notices=tuple(notices))

@@ -10,21 +10,21 @@ settled on exactly that state.  Each applied intent is also told in words
 (``app.announce``) to the view's live region, for a screen reader.
 
 No browser import here: the view and the storage are handed in, and the
-pacing is ``asyncio.sleep``, so the same code runs in Pyodide and in CPython
+pacing is ``asyncio.sleep``, so the same code runs in the page and in CPython
 tests with fakes.
 """
 
-from __future__ import annotations
-
 import asyncio
-from collections import deque
-from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Protocol
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
 from app import announce
-from game2048.board import Direction
-from game2048.game import Game, MoveOutcome
+from game2048.board import Direction, direction_named
+from game2048.game import Game
 
 SLIDE_SECONDS = 0.1
 # With this many intents still waiting, slides are cut short so a burst of keys drains quickly.
@@ -35,45 +35,28 @@ HUMAN = "human"
 AI = "ai"
 
 
-@dataclass(frozen=True)
 class Intent:
-    """What the player (or the AI) wants: a move, a restart, to keep going after the win, or another game."""
+    """What the player (or the AI) wants: a move, a restart, to keep going after the win, or another game.
 
-    kind: str  # "move" | "restart" | "keep_going" | "switch"
-    direction: Direction | None = None
-    source: str = HUMAN
-    game: Game | None = None  # the game to play from now on, for "switch"
+    ``kind`` is "move", "restart", "keep_going" or "switch"; ``game`` is the
+    game to play from now on, for "switch".
+    """
+
+    def __init__(
+        self, kind: str, direction: Direction | None = None, source: str = HUMAN, game: Game | None = None
+    ) -> None:
+        self.kind = kind
+        self.direction = direction
+        self.source = source
+        self.game = game
 
     @classmethod
-    def move(cls, direction: Direction | str, source: str = HUMAN) -> Intent:
-        return cls("move", Direction(direction), source)
+    def move(cls, direction: Direction, source: str = HUMAN) -> "Intent":
+        return cls("move", direction_named(direction), source)
 
     @classmethod
-    def switch(cls, game: Game) -> Intent:
+    def switch(cls, game: Game) -> "Intent":
         return cls("switch", game=game)
-
-
-class View(Protocol):
-    """What the flow needs from the drawing side (``app.view.BoardView`` in the page)."""
-
-    def render(self, game: Game) -> None: ...
-    def slide(self, outcome: MoveOutcome) -> None: ...
-    def settle(self, game: Game, outcome: MoveOutcome) -> None: ...
-    def show_score(self, score: int, best: int, added: int = 0) -> None: ...
-    def show_overlays(self, game: Game) -> None: ...
-    def set_settled(self, settled: bool) -> None: ...
-    def show_notice(self, text: str, error: bool = False) -> None: ...
-    def announce(self, text: str) -> None: ...
-
-
-class Saver(Protocol):
-    """What the flow needs from ``app.saved_games.SavedGames``."""
-
-    def save(self, game: Game) -> bool: ...
-    def clear(self) -> None: ...
-    def best_score(self) -> int: ...
-    def save_best_score(self, score: int) -> int: ...
-    def take_notices(self) -> list[str]: ...
 
 
 NOT_SAVED = (
@@ -82,14 +65,21 @@ NOT_SAVED = (
 )
 
 
-Listener = Callable[[str, Intent, Any], None]
-
-
 class PlaySession:
-    """Owns the current ``Game`` and the intent queue; tells listeners what happened."""
+    """Owns the current ``Game`` and the intent queue; tells listeners what happened.
+
+    ``view`` draws (``app.view.BoardView`` in the page): ``render(game)``,
+    ``slide(outcome)``, ``settle(game, outcome)``, ``show_score(score, best,
+    added=0)``, ``show_overlays(game)``, ``set_settled(settled)``,
+    ``show_notice(text, error=False)`` and ``announce(text)``.  ``storage``
+    saves (``app.saved_games.SavedGames``): ``save(game) -> bool``,
+    ``clear()``, ``best_score()``, ``save_best_score(score) -> int`` and
+    ``take_notices() -> list[str]``.  Each listener is called as
+    ``listener(event, intent, payload)``.
+    """
 
     def __init__(
-        self, game: Game, view: View, storage: Saver, new_game: Callable[[], Game], slide_seconds: float = SLIDE_SECONDS
+        self, game: Game, view: Any, storage: Any, new_game: Callable[[], Game], slide_seconds: float = SLIDE_SECONDS
     ) -> None:
         self.game = game
         self.view = view
@@ -98,8 +88,8 @@ class PlaySession:
         self.slide_seconds = slide_seconds
         self.best = max(storage.best_score(), game.score)
         self.unsaved = False  # the last save failed, and the player was told
-        self.queue: deque[Intent] = deque()
-        self.listeners: list[Listener] = []
+        self.queue: list[Intent] = []  # applied from the front
+        self.listeners: list[Callable[[str, Intent, Any], None]] = []
         self._idle = asyncio.Event()
         self._idle.set()
         self._task: asyncio.Task[None] | None = None
@@ -124,11 +114,11 @@ class PlaySession:
         if self._task is None or self._task.done():
             self._idle.clear()
             self.view.set_settled(False)
-            self._task = asyncio.ensure_future(self._drain())
+            self._task = asyncio.create_task(self._drain())
 
     def discard_queued(self, source: str) -> int:
         """Drop queued, not yet applied intents from ``source`` (Stop must beat an AI move in flight)."""
-        kept = deque(intent for intent in self.queue if intent.source != source)
+        kept = [intent for intent in self.queue if intent.source != source]
         dropped = len(self.queue) - len(kept)
         self.queue = kept
         return dropped
@@ -157,7 +147,7 @@ class PlaySession:
     async def _drain(self) -> None:
         try:
             while self.queue:
-                intent = self.queue.popleft()
+                intent = self.queue.pop(0)
                 if intent.kind == "move":
                     await self._move(intent)
                 elif intent.kind == "restart":

@@ -8,10 +8,12 @@ opened over a game in progress, go to ``KEPT_KEY``: a short list, newest
 first, that the page's "Resume kept game" button cycles through.
 """
 
-from __future__ import annotations
-
 import json
-from typing import Any
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from typing import Any
+except ImportError:
+    pass
 
 from app.outside_data import BadData, read_json
 from app.storage import GAME_KEY, JSON_LIMITS, KEPT_KEY, Storage
@@ -22,7 +24,8 @@ MAX_KEPT = 10
 
 
 def encode(game: Game) -> str:
-    return json.dumps(game.to_dict(), separators=(",", ":"))
+    """The text saved for ``game``."""
+    return json.dumps(game.to_dict())
 
 
 def parse_game(data: Any) -> Game:
@@ -178,7 +181,7 @@ class SavedGames:
     def _write_kept(self, entries: list[dict[str, Any]]) -> None:
         if not entries:
             self.storage.remove(KEPT_KEY)
-        elif not self.storage.set(KEPT_KEY, json.dumps(entries, separators=(",", ":"))):
+        elif not self.storage.set(KEPT_KEY, json.dumps(entries)):
             self.storage.notices.append("A game could not be kept: this browser's storage is full.")
             return
         self.kept_count = len(entries)

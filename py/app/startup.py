@@ -7,10 +7,6 @@ always becomes playable.  Plain Python, tested in CPython with arbitrary
 storage contents and URLs.
 """
 
-from __future__ import annotations
-
-from dataclasses import dataclass
-
 from app.page_options import PageOptions, parse_page_options
 from app.saved_games import SavedGames, describe, worth_keeping
 from game2048.board import Board
@@ -32,14 +28,17 @@ def position_game(board: Board, seed: int | None = None) -> Game:
     return game
 
 
-@dataclass
 class Start:
-    """The game to show, the seed that "New game" replays (from the URL), and what to tell the player."""
+    """The game to show, the seed that "New game" replays (from the URL), and what to tell the player.
 
-    game: Game
-    seed: int | None
-    notices: list[str]
-    from_link: bool = False  # the game is the URL's position (``?rows=``), which the page then drops from the URL
+    ``from_link``: the game is the URL's position (``?rows=``), which the page then drops from the URL.
+    """
+
+    def __init__(self, game: Game, seed: int | None, notices: list[str], from_link: bool = False) -> None:
+        self.game = game
+        self.seed = seed
+        self.notices = notices
+        self.from_link = from_link
 
 
 def choose_game(query: str, saved: SavedGames) -> Start:

@@ -12,12 +12,15 @@ The logic takes a small key/value backend, so it runs in CPython tests with
 ``MemoryBackend``; only ``browser_backend()`` touches the browser.
 """
 
-from __future__ import annotations
-
 import json
-from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
 
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
+
+from app.js_guard import JsCallError, js_call
 from app.outside_data import BadData, read_int, read_json
 
 PREFIX = "game2048:"
@@ -29,7 +32,7 @@ SETTINGS_KEY = PREFIX + "settings"
 
 def discarded_key(key: str) -> str:
     """Where a refused value of ``key`` is kept as it was (the last one only): ``game2048:discarded-<name>``."""
-    return PREFIX + "discarded-" + key.removeprefix(PREFIX)
+    return PREFIX + "discarded-" + (key[len(PREFIX) :] if key.startswith(PREFIX) else key)
 
 
 DISCARDED_KEY = discarded_key(GAME_KEY)
@@ -50,16 +53,6 @@ WHAT = {
     BEST_KEY: "Your best score",
     SETTINGS_KEY: "Your saved AI settings",
 }
-
-T = TypeVar("T")
-
-
-class Backend(Protocol):
-    """The three calls of ``window.localStorage`` that the page uses."""
-
-    def getItem(self, key: str) -> str | None: ...  # noqa: N802 - the Web Storage names
-    def setItem(self, key: str, value: str) -> None: ...  # noqa: N802
-    def removeItem(self, key: str) -> None: ...  # noqa: N802
 
 
 class MemoryBackend:
@@ -82,23 +75,43 @@ class UnavailableStorage(MemoryBackend):
     """The fallback when the browser refuses localStorage: the game works, and is gone with the tab."""
 
 
-def browser_backend() -> Any:
-    """``window.localStorage`` if it works (a write and a delete succeed), else an ``UnavailableStorage``."""
-    try:
-        from pyscript import window  # browser only
+class BrowserBackend:
+    """``window.localStorage`` through ``js_call``: each refusal is a ``JsCallError`` the page can catch."""
 
-        store = window.localStorage
-        store.setItem(PREFIX + "probe", "1")
-        store.removeItem(PREFIX + "probe")
-        return store
-    except Exception:  # SecurityError, QuotaExceededError, no window: keep playing from memory
+    def __init__(self, window: Any, store: Any) -> None:
+        self.window = window
+        self.store = store
+
+    def getItem(self, key: str) -> str | None:  # noqa: N802
+        return js_call(self.window, self.store, "getItem", key)
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        js_call(self.window, self.store, "setItem", key, value)
+
+    def removeItem(self, key: str) -> None:  # noqa: N802
+        js_call(self.window, self.store, "removeItem", key)
+
+
+def browser_backend(window: Any) -> Any:
+    """The window's localStorage if it works (a write and a delete succeed), else an ``UnavailableStorage``."""
+    try:
+        backend = BrowserBackend(window, js_call(window, window, "localStorage"))
+        backend.setItem(PREFIX + "probe", "1")
+        backend.removeItem(PREFIX + "probe")
+        return backend
+    except JsCallError:  # SecurityError, QuotaExceededError: keep playing from memory
         return UnavailableStorage()
 
 
 class Storage:
-    """Guarded reads and failure-reporting writes over a Web-Storage-like backend."""
+    """Guarded reads and failure-reporting writes over a Web-Storage-like backend.
 
-    def __init__(self, backend: Backend) -> None:
+    The backend has the three calls of ``window.localStorage`` that the page
+    uses: ``getItem(key)`` (a str, or None or JavaScript's null when absent),
+    ``setItem(key, value)`` and ``removeItem(key)``; any of them may raise.
+    """
+
+    def __init__(self, backend: Any) -> None:
         self.backend = backend
         self.notices: list[str] = []
         if isinstance(backend, UnavailableStorage):
@@ -119,7 +132,7 @@ class Storage:
             value = self.backend.getItem(key)
         except Exception:
             return None
-        # Pyodide hands JavaScript's null back as ``pyodide.ffi.jsnull``, not None.
+        # JavaScript's null comes back as a proxy (``pyscript.ffi.jsnull``), not None.
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> bool:
@@ -137,7 +150,7 @@ class Storage:
 
     # -- guarded reads ------------------------------------------------------------------------
 
-    def read(self, key: str, parse: Callable[[str], T]) -> T | None:
+    def read(self, key: str, parse: Callable[[str], Any]) -> Any:
         """``parse(raw)`` of the key's value; ``None`` when absent or refused (``BadData`` from ``parse``)."""
         raw = self.get(key)
         if raw is None:
@@ -148,7 +161,7 @@ class Storage:
             self.discard(key, raw, str(exc))
             return None
 
-    def read_json(self, key: str, check: Callable[[Any], T]) -> T | None:
+    def read_json(self, key: str, check: Callable[[Any], Any]) -> Any:
         """The key's JSON, within its ``JSON_LIMITS``, passed through ``check`` (which raises ``BadData``)."""
         max_chars, max_depth = JSON_LIMITS[key]
         return self.read(key, lambda raw: check(read_json(raw, max_chars, max_depth)))
@@ -181,7 +194,7 @@ class Storage:
         return self.read_json(SETTINGS_KEY, _object) or {}
 
     def save_settings(self, settings: dict[str, Any]) -> bool:
-        return self.set(SETTINGS_KEY, json.dumps(settings, separators=(",", ":")))
+        return self.set(SETTINGS_KEY, json.dumps(settings))
 
 
 def _object(data: Any) -> dict[str, Any]:

@@ -18,18 +18,26 @@ game's own listener (``InputRouter``, on ``document``), so arrows never move
 tiles from here.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
-
 from app.wiring import Wiring
 from game2048.board import to_rows
 from game2048.values import INFINITY, format_value
 
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
+
 BUDGET_MS = 3000.0
 """The time a tree is expected to take in the worker (a depth-3 minimax of an opening board: about a second)."""
 STEP_KEYS = {"ArrowLeft": "back", "ArrowRight": "next", "Home": "start", "End": "end"}
+STEP_BUTTONS = (
+    ("start", "Start", "Start: the first step (Home)"),
+    ("back", "\u25c0 Back", "Step back (\u2190)"),
+    ("next", "Next \u25b6", "Next step (\u2192)"),
+    ("end", "End", "End: the last step (End)"),
+)
+"""The step buttons in their order on the page: (action, text, label)."""
 FORM_TAGS = frozenset({"INPUT", "SELECT", "TEXTAREA"})
 KIND_NAMES = {
     "max": "player (max)",
@@ -81,9 +89,9 @@ def walk_state(trace: dict[str, Any], index: int) -> dict[int, dict[str, Any]]:
         node, event = step["node"], step["event"]
         window = {key: step[key] for key in ("alpha", "beta") if key in step}
         if event == "enter":
-            state[node] = {"status": "active", "best": None, **window}
+            state[node] = dict(window, status="active", best=None)
         elif event in ("leaf", "won", "lost"):
-            state[node] = {"status": "done", "value": step["value"], "bound": "exact", **window}
+            state[node] = dict(window, status="done", value=step["value"], bound="exact")
         elif event == "backup":
             state[node].update(best=step["best"], last=step["child"], **window)
         elif event == "cut":
@@ -197,17 +205,13 @@ class TreeWalk:
         self.counts = el("table", "tw-counts", id="tw-counts", hidden="")
         nav = el("div", "tw-nav", role="group", aria_label="Steps")
         self.step_buttons = {}
-        for action, text, label in (
-            ("start", "Start", "Start: the first step (Home)"),
-            ("back", "\u25c0 Back", "Step back (\u2190)"),
-            ("next", "Next \u25b6", "Next step (\u2192)"),
-            ("end", "End", "End: the last step (End)"),
-        ):
+        for action, text, label in STEP_BUTTONS:
             button = el("button", "button small tw-step", text, type="button", id=f"tw-{action}", aria_label=label)
             button.title = label
             self.step_buttons[action] = button
+            nav.appendChild(button)
         self.position = el("span", "tw-position", "", id="tw-position", aria_live="polite")
-        nav.append(*self.step_buttons.values(), self.position)
+        nav.appendChild(self.position)
         self.explain = el("p", "tw-explain", "", id="tw-explain", aria_live="polite")
         self.path = el("ol", "tw-path", id="tw-path", aria_label="Path from the root to the current node")
         self.kids_title = el("p", "tw-kids-title", "", id="tw-kids-title")
@@ -250,13 +254,14 @@ class TreeWalk:
 
     def request(self, rows: list[list[int]]) -> dict[str, Any]:
         settings = self.evaluation()
-        return {
-            **{key: settings[key] for key in ("algorithm", "preset", "weights") if key in settings},
-            "rows": rows,
-            "depth": int(str(self.depth_select.value) or "2"),
-            "ordering": bool(self.ordering_box.checked),
-            "pruning": bool(self.pruning_box.checked),
-        }
+        request = {key: settings[key] for key in ("algorithm", "preset", "weights") if key in settings}
+        request.update(
+            rows=rows,
+            depth=int(str(self.depth_select.value) or "2"),
+            ordering=bool(self.ordering_box.checked),
+            pruning=bool(self.pruning_box.checked),
+        )
+        return request
 
     async def _fetch(self, number: int, rows: list[list[int]]) -> None:
         self.building = True
@@ -394,7 +399,8 @@ class TreeWalk:
             return
         parent = nodes[shown_parent]
         what = "moves" if parent["kind"] == "max" else "placements"
-        self.kids_title.textContent = f"{parent['label'].capitalize()}: its {what}, in the order tried"
+        label = parent["label"]  # lower case, as the worker writes it; MicroPython has no str.capitalize
+        self.kids_title.textContent = f"{label[:1].upper()}{label[1:]}: its {what}, in the order tried"
         for child_id in self.children[shown_parent]:
             marks = []
             if child_id == current:
@@ -423,7 +429,7 @@ class TreeWalk:
     def _child_item(self, node: dict[str, Any], info: dict[str, Any] | None, marks: list[str]) -> Any:
         el = self._el
         status = "pending" if info is None else info["status"]
-        classes = " ".join(["tw-child", f"tw-{status}", *marks])
+        classes = " ".join(["tw-child", f"tw-{status}"] + marks)
         item = el("li", classes, data_id=str(node["id"]), data_status=status)
         item.appendChild(el("span", "tw-label", node["label"]))
         item.appendChild(el("span", "tw-kind", KIND_NAMES.get(node["kind"], node["kind"])))

@@ -20,16 +20,17 @@ text and ``data-row`` / ``data-col`` (0-based, row 0 on top); ``#board`` has
 ``data-settled="true"`` when no move is being drawn.
 """
 
-from __future__ import annotations
-
-from collections.abc import Callable
-from typing import Any
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+    from typing import Any
+except ImportError:
+    pass
 
 from app.announce import cell_label, cell_values
-from game2048.board import Direction
+from game2048.board import DOWN, LEFT, RIGHT, UP, Direction, direction_named
 from game2048.game import Game, MoveOutcome
 
-ARROWS = {Direction.UP: "\u2191", Direction.RIGHT: "\u2192", Direction.DOWN: "\u2193", Direction.LEFT: "\u2190"}
+ARROWS = {UP: "\u2191", RIGHT: "\u2192", DOWN: "\u2193", LEFT: "\u2190"}
 SUPER_VALUE = 2048  # tiles above it share one dark colour, as in the original
 
 
@@ -168,8 +169,9 @@ class BoardView:
     def show_score(self, score: int, best: int, added: int = 0) -> None:
         self.score_el.textContent = str(score)
         self.best_el.textContent = str(best)
-        for old in list(self.score_box.querySelectorAll(".score-addition")):
-            old.remove()
+        old = self.score_box.querySelectorAll(".score-addition")  # a static list: removing is safe
+        for i in range(old.length):
+            old.item(i).remove()
         if added > 0:
             floater = self.document.createElement("div")
             floater.className = "score-addition"
@@ -194,10 +196,10 @@ class BoardView:
     def set_settled(self, settled: bool) -> None:
         self.board_el.setAttribute("data-settled", "true" if settled else "false")
 
-    def show_hint(self, direction: Direction | str) -> None:
-        direction = Direction(direction)
+    def show_hint(self, direction: Direction) -> None:
+        direction = direction_named(direction)
         self.hint_el.textContent = ARROWS[direction]
-        self.hint_el.setAttribute("data-direction", direction.value)
+        self.hint_el.setAttribute("data-direction", direction)
         self.hint_el.hidden = False
 
     def hide_hint(self) -> None:

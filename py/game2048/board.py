@@ -1,26 +1,26 @@
-"""The 4x4 board as one integer, and the moves on it.
+"""The 4x4 board as one integer, the rules of a move, and the board's views.
 
 A board is a 64-bit ``int`` of sixteen 4-bit *ranks* (log2 of the tile value,
 0 for an empty cell).  Cell ``(row, col)`` lives in nibble ``4 * row + col``,
 so row 0 (the top row) is the low 16 bits and, inside a row, column 0 is the
 low nibble.  This is the layout of nneonneo/2048-ai: a whole row is one 16-bit
-*line key*, so a move is four lookups in a 65,536-entry table instead of a loop
-over cells, which is what makes a pure-Python search affordable.
-
-Columns are read as line keys too (top cell in the low nibble) by a mask and
-three shifts, so "up" is "left" on a column key and "down" is "right"; the
-column tables hold their result already spread back into column position.
+*line key*, and columns are read as line keys too (top cell in the low nibble)
+by a mask and three shifts, so "up" is "left" on a column key and "down" is
+"right".  ``move_tables`` turns every line's move into tables for the search.
 
 Ranks are 4 bits, so the largest tile is 2**15 = 32768; two 32768 tiles do not
 merge (a 65536 tile is beyond the representation).  No game played here comes
 near it; ``from_rows`` refuses larger tiles with a clear message.
+
+Plain Python that CPython, Pyodide and MicroPython share (the page's main
+thread runs MicroPython): no ``__future__``, ``typing``, ``enum`` or
+``int.bit_length``, and nothing expensive at import.
 """
 
-from __future__ import annotations
-
-from collections.abc import Iterable, Sequence
-from enum import Enum
-from itertools import product
+try:  # names for annotations only: MicroPython skips annotations and has no typing module
+    from collections.abc import Iterable, Sequence
+except ImportError:
+    pass
 
 Board = int
 
@@ -36,17 +36,20 @@ TWOS = ONES << 1
 FOURS = ONES << 2
 EIGHTS = ONES << 3
 
+Direction = str
+"""A player's move is its name, the one used in the API, the saved data and the page."""
+UP = "up"
+RIGHT = "right"
+DOWN = "down"
+LEFT = "left"
+DIRECTIONS = (UP, RIGHT, DOWN, LEFT)
 
-class Direction(str, Enum):
-    """A player's move; the value is the name used in the API and the page."""
 
-    UP = "up"
-    RIGHT = "right"
-    DOWN = "down"
-    LEFT = "left"
-
-
-DIRECTIONS: tuple[Direction, ...] = (Direction.UP, Direction.RIGHT, Direction.DOWN, Direction.LEFT)
+def direction_named(name: object) -> Direction:
+    """``name`` if it is one of ``DIRECTIONS``; ``ValueError`` otherwise."""
+    if name not in DIRECTIONS:
+        raise ValueError(f"a move is one of up, right, down, left; got {name!r}")
+    return name
 
 
 def line_ranks(line: int) -> tuple[int, int, int, int]:
@@ -54,7 +57,7 @@ def line_ranks(line: int) -> tuple[int, int, int, int]:
     return (line & 0xF, (line >> 4) & 0xF, (line >> 8) & 0xF, (line >> 12) & 0xF)
 
 
-def line_key(ranks: Sequence[int]) -> int:
+def line_key(ranks: "Sequence[int]") -> int:
     """The 16-bit line key of four ranks, index 0 in the low nibble."""
     return ranks[0] | (ranks[1] << 4) | (ranks[2] << 8) | (ranks[3] << 12)
 
@@ -64,50 +67,45 @@ def reverse_line(line: int) -> int:
     return ((line & 0xF) << 12) | ((line & 0xF0) << 4) | ((line >> 4) & 0xF0) | (line >> 12)
 
 
-def _spread_column(line: int) -> int:
+def spread_column(line: int) -> int:
     """Put a line key's four nibbles at the positions of column 0 (bits 0, 16, 32, 48)."""
     return (line & 0xF) | ((line & 0xF0) << 12) | ((line & 0xF00) << 24) | ((line & 0xF000) << 36)
 
 
-def _build_tables() -> tuple[list[int], list[int], list[int], list[int], list[int], list[int]]:
-    """Row results for left/right, column results for up/down, and the points of each.
+def slide_ranks(tiles: list[int]) -> tuple[int, int]:
+    """The rule of one move on one line: its tiles (non-zero ranks, from the wall they move toward) slid
+    and merged toward that wall, as a line key, and the points the merges score.
 
-    Built once at import, on the page's main thread too, so it is written for
-    start-up time (about 0.1 s in CPython): line keys are enumerated in order by
-    ``itertools.product`` and slid inline, and moving right is moving left on
-    the reversed line.  ``reference.slide_line`` states the same rule plainly;
-    a test checks the two agree on every line.
+    Equal neighbours merge once per move, the pair nearest the wall first; two
+    tiles of ``MAX_RANK`` do not merge (see the module's docstring).
+    ``move_tables`` builds the search's tables with it; ``reference.slide_line``
+    states the same rule on tile values, and a test checks they agree.
     """
-    size = 1 << 16
-    left = [0] * size
-    score = [0] * size
-    key = 0
-    for r3, r2, r1, r0 in product(range(16), repeat=4):  # r0 varies fastest: key order
-        tiles = [r for r in (r0, r1, r2, r3) if r]
-        n = len(tiles)
-        out = pts = shift = i = 0
-        while i < n:
-            r = tiles[i]
-            if i + 1 < n and tiles[i + 1] == r and r < MAX_RANK:
-                r += 1
-                pts += 1 << r
-                i += 2
-            else:
-                i += 1
-            out |= r << shift
-            shift += 4
-        left[key] = out
-        score[key] = pts
-        key += 1
-    rev = [reverse_line(k) for k in range(size)]
-    right = [rev[left[r]] for r in rev]
-    right_score = [score[r] for r in rev]
-    up = [_spread_column(v) for v in left]
-    down = [_spread_column(v) for v in right]
-    return left, right, up, down, score, right_score
+    n = len(tiles)
+    out = points = shift = i = 0
+    while i < n:
+        r = tiles[i]
+        if i + 1 < n and tiles[i + 1] == r and r < MAX_RANK:
+            r += 1
+            points += 1 << r
+            i += 2
+        else:
+            i += 1
+        out |= r << shift
+        shift += 4
+    return out, points
 
 
-ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN, SCORE_LEFT, SCORE_RIGHT = _build_tables()
+_slides: dict[int, tuple[int, int]] = {}
+
+
+def slide_line(line: int) -> tuple[int, int]:
+    """A line key moved toward index 0, and its points; remembered per line, so a game's move costs
+    four dictionary lookups once its lines have been seen, and nothing is built at import."""
+    known = _slides.get(line)
+    if known is None:
+        known = _slides[line] = slide_ranks([r for r in line_ranks(line) if r])
+    return known
 
 
 def row_keys(board: Board) -> tuple[int, int, int, int]:
@@ -126,72 +124,30 @@ def column_keys(board: Board) -> tuple[int, int, int, int]:
     return (column_key(board, 0), column_key(board, 1), column_key(board, 2), column_key(board, 3))
 
 
-def move_left(board: Board) -> tuple[Board, int]:
-    """Move every row toward column 0."""
-    r0 = board & ROW_MASK
-    r1 = (board >> 16) & ROW_MASK
-    r2 = (board >> 32) & ROW_MASK
-    r3 = board >> 48
-    return (
-        ROW_LEFT[r0] | (ROW_LEFT[r1] << 16) | (ROW_LEFT[r2] << 32) | (ROW_LEFT[r3] << 48),
-        SCORE_LEFT[r0] + SCORE_LEFT[r1] + SCORE_LEFT[r2] + SCORE_LEFT[r3],
-    )
+def move(board: Board, direction: Direction) -> tuple[Board, int]:
+    """The board after ``direction`` and the points it scored; an illegal move returns ``(board, 0)``.
 
-
-def move_right(board: Board) -> tuple[Board, int]:
-    """Move every row toward column 3."""
-    r0 = board & ROW_MASK
-    r1 = (board >> 16) & ROW_MASK
-    r2 = (board >> 32) & ROW_MASK
-    r3 = board >> 48
-    return (
-        ROW_RIGHT[r0] | (ROW_RIGHT[r1] << 16) | (ROW_RIGHT[r2] << 32) | (ROW_RIGHT[r3] << 48),
-        SCORE_RIGHT[r0] + SCORE_RIGHT[r1] + SCORE_RIGHT[r2] + SCORE_RIGHT[r3],
-    )
-
-
-def _move_columns(board: Board, table: list[int], scores: list[int]) -> tuple[Board, int]:
-    """Move the four columns by ``table``; unrolled because this is on the search's hot path."""
-    x = board & COL_MASK
-    k0 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK
-    x = (board >> 4) & COL_MASK
-    k1 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK
-    x = (board >> 8) & COL_MASK
-    k2 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK
-    x = (board >> 12) & COL_MASK
-    k3 = (x | (x >> 12) | (x >> 24) | (x >> 36)) & ROW_MASK
-    return (
-        table[k0] | (table[k1] << 4) | (table[k2] << 8) | (table[k3] << 12),
-        scores[k0] + scores[k1] + scores[k2] + scores[k3],
-    )
-
-
-def move_up(board: Board) -> tuple[Board, int]:
-    """Move every column toward row 0 (the top)."""
-    return _move_columns(board, COL_UP, SCORE_LEFT)
-
-
-def move_down(board: Board) -> tuple[Board, int]:
-    """Move every column toward row 3 (the bottom)."""
-    return _move_columns(board, COL_DOWN, SCORE_RIGHT)
-
-
-MOVERS = {
-    Direction.UP: move_up,
-    Direction.RIGHT: move_right,
-    Direction.DOWN: move_down,
-    Direction.LEFT: move_left,
-}
-
-
-def move(board: Board, direction: Direction | str) -> tuple[Board, int]:
-    """The board after ``direction`` and the points it scored; an illegal move returns ``(board, 0)``."""
-    return MOVERS[Direction(direction)](board)
+    Line by line through ``slide_line``: the game's path, one move per key
+    press.  The search moves by the tables of ``move_tables`` instead.
+    """
+    direction = direction_named(direction)
+    along_rows = direction == LEFT or direction == RIGHT
+    toward_high_index = direction == RIGHT or direction == DOWN  # column 3 or row 3: the reversed line
+    out = points = 0
+    for i, key in enumerate(row_keys(board) if along_rows else column_keys(board)):
+        if toward_high_index:
+            slid, pts = slide_line(reverse_line(key))
+            slid = reverse_line(slid)
+        else:
+            slid, pts = slide_line(key)
+        out |= slid << (16 * i) if along_rows else spread_column(slid) << (4 * i)
+        points += pts
+    return out, points
 
 
 def legal_moves(board: Board) -> list[Direction]:
     """The moves that change the board, in ``DIRECTIONS`` order."""
-    return [d for d in DIRECTIONS if MOVERS[d](board)[0] != board]
+    return [d for d in DIRECTIONS if move(board, d)[0] != board]
 
 
 def is_game_over(board: Board) -> bool:
@@ -199,7 +155,7 @@ def is_game_over(board: Board) -> bool:
     return not legal_moves(board)
 
 
-def from_rows(rows: Iterable[Iterable[int]]) -> Board:
+def from_rows(rows: "Iterable[Iterable[int]]") -> Board:
     """A board from 4 lists of 4 tile values (0 for empty); raises ``ValueError`` on anything else."""
     grid = [list(r) for r in rows]
     if len(grid) != 4 or any(len(r) != 4 for r in grid):
@@ -215,12 +171,15 @@ def rank_of(value: int) -> int:
     """log2 of a tile value (0 for empty); raises ``ValueError`` for a value that is not a tile."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"a tile is an int, got {value!r}")
-    if value == 0:
-        return 0
-    rank = value.bit_length() - 1
-    if value < 2 or value != 1 << rank or rank > MAX_RANK:
+    rank = RANK_OF_VALUE.get(value)
+    if rank is None:
         raise ValueError(f"a tile is 0 or a power of two from 2 to {1 << MAX_RANK}, got {value!r}")
     return rank
+
+
+RANK_OF_VALUE = {0: 0}
+RANK_OF_VALUE.update({1 << rank: rank for rank in range(1, MAX_RANK + 1)})
+"""Each tile value's rank (0 for an empty cell)."""
 
 
 def to_rows(board: Board) -> list[list[int]]:
@@ -261,57 +220,6 @@ def has_win_tile(child: Board) -> bool:
     """
     eights, fours, twos, ones = EIGHTS, FOURS, TWOS, ONES
     return bool(child & eights and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones))
-
-
-_spread: tuple[list[int], list[int], list[int], list[int]] | None = None
-
-
-def _spread_row(key: int) -> int:
-    """Nibble ``c`` of a line key moved to bit ``16 * c`` (the line as row 0 of the transposed board)."""
-    return (key & 0xF) | ((key & 0xF0) << 12) | ((key & 0xF00) << 24) | ((key & 0xF000) << 36)
-
-
-def spread_tables() -> tuple[list[int], list[int], list[int], list[int]]:
-    """``SPREAD[r][key]``: row ``r`` with line key ``key``, placed where it belongs in the transposed board.
-
-    With them the transposed board is four lookups and three ORs, and its
-    rows are the column keys: far cheaper than gathering nibbles with masks
-    and shifts on multi-digit ints.  Four tables of 65,536 ints, built on
-    first use, so that code that never searches (the page's main thread)
-    never builds them.
-    """
-    global _spread
-    if _spread is None:
-        first = [_spread_row(key) for key in range(1 << 16)]
-        _spread = (first, [v << 4 for v in first], [v << 8 for v in first], [v << 12 for v in first])
-    return _spread
-
-
-def afterstates(board: Board) -> tuple[Board, Board, Board, Board]:
-    """The boards after up, right, down, left (``DIRECTIONS`` order); a move that changes nothing gives ``board``.
-
-    The one statement of the table path: row keys, the transposed board (its
-    rows are the column keys), four lookups per move.  The search's hot loops
-    inline these lines, with these names; ``tests/test_board_inlined_copies.py``
-    checks every copy against this text.
-    """
-    spread0, spread1, spread2, spread3 = spread_tables()
-    row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
-    r0 = board & 0xFFFF
-    r1 = (board >> 16) & 0xFFFF
-    r2 = (board >> 32) & 0xFFFF
-    r3 = board >> 48
-    x = spread0[r0] | spread1[r1] | spread2[r2] | spread3[r3]  # the transposed board
-    k0 = x & 0xFFFF
-    k1 = (x >> 16) & 0xFFFF
-    k2 = (x >> 32) & 0xFFFF
-    k3 = x >> 48
-    return (
-        col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
-        row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),
-        col_down[k0] | (col_down[k1] << 4) | (col_down[k2] << 8) | (col_down[k3] << 12),
-        row_left[r0] | (row_left[r1] << 16) | (row_left[r2] << 32) | (row_left[r3] << 48),
-    )
 
 
 def tile_values(board: Board) -> list[int]:

@@ -11,17 +11,20 @@ All randomness comes from one ``MersenneTwister`` owned by the game
 under CPython, Pyodide and MicroPython), so a seed replays the same game in
 tests, the lab and the page (``?seed=N``).  The generator's state is part of
 the saved game, so a reloaded seeded game goes on as it would have.
+
+Plain Python that CPython, Pyodide and MicroPython share, like ``board``.
 """
 
-from __future__ import annotations
-
 import math
-from dataclasses import dataclass, field
-from typing import Any
 
 from . import board as B
-from .board import WIN_RANK, Board, Direction
+from .board import LEFT, RIGHT, UP, WIN_RANK, Board, Direction, direction_named
 from .mersenne import MersenneTwister, UnreachableState
+
+try:  # names for annotations only: MicroPython skips annotations and has no typing module
+    from typing import Any
+except ImportError:
+    pass
 
 SAVE_VERSION = 1
 MAX_SEED = 2**63 - 1
@@ -33,48 +36,85 @@ class SavedStateError(ValueError):
     """A saved game that cannot be restored; the message says why, for the notice shown to the player."""
 
 
-@dataclass(frozen=True)
 class TileMove:
     """One tile's journey in a move: from cell to cell (0..15), and whether it merged into another there."""
 
-    src: int
-    dst: int
-    rank: int
-    merged: bool
+    def __init__(self, src: int, dst: int, rank: int, merged: bool) -> None:
+        self.src = src
+        self.dst = dst
+        self.rank = rank
+        self.merged = merged
+
+    def _fields(self) -> tuple[int, int, int, bool]:
+        return (self.src, self.dst, self.rank, self.merged)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TileMove) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return "TileMove" + repr(self._fields())
 
 
-@dataclass(frozen=True)
 class MoveOutcome:
     """What a move did: the tile journeys, the merged cells, points, and the spawned tile (cell, rank)."""
 
-    direction: Direction
-    moved: bool
-    points: int
-    journeys: tuple[TileMove, ...] = ()
-    merged_cells: tuple[int, ...] = ()
-    spawn: tuple[int, int] | None = None
-    won_now: bool = False
-    over: bool = False
+    def __init__(
+        self,
+        direction: Direction,
+        moved: bool,
+        points: int,
+        journeys: "tuple[TileMove, ...]" = (),
+        merged_cells: tuple[int, ...] = (),
+        spawn: tuple[int, int] | None = None,
+        won_now: bool = False,
+        over: bool = False,
+    ) -> None:
+        self.direction = direction
+        self.moved = moved
+        self.points = points
+        self.journeys = journeys
+        self.merged_cells = merged_cells
+        self.spawn = spawn
+        self.won_now = won_now
+        self.over = over
+
+    def _fields(self) -> tuple:
+        return (
+            self.direction,
+            self.moved,
+            self.points,
+            self.journeys,
+            self.merged_cells,
+            self.spawn,
+            self.won_now,
+            self.over,
+        )
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MoveOutcome) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return "MoveOutcome" + repr(self._fields())
 
 
 def _line_cells(direction: Direction, index: int) -> list[int]:
     """The cells of line ``index`` ordered from the wall the tiles move toward."""
-    if direction is Direction.LEFT:
+    if direction == LEFT:
         return [4 * index + c for c in range(4)]
-    if direction is Direction.RIGHT:
+    if direction == RIGHT:
         return [4 * index + c for c in (3, 2, 1, 0)]
-    if direction is Direction.UP:
+    if direction == UP:
         return [4 * r + index for r in range(4)]
     return [4 * r + index for r in (3, 2, 1, 0)]
 
 
-def trace_move(board: Board, direction: Direction | str) -> tuple[list[TileMove], list[int]]:
+def trace_move(board: Board, direction: Direction) -> "tuple[list[TileMove], list[int]]":
     """Where each tile goes in a move, and which cells hold a merged tile afterwards.
 
     A plain loop, not the table path: it runs once per move shown to a person,
     and a test checks it agrees with ``board.move``.
     """
-    direction = Direction(direction)
+    direction = direction_named(direction)
     journeys: list[TileMove] = []
     merged_cells: list[int] = []
     for index in range(4):
@@ -98,20 +138,35 @@ def trace_move(board: Board, direction: Direction | str) -> tuple[list[TileMove]
     return journeys, merged_cells
 
 
-@dataclass
 class Game:
     """One game of 2048: the single source of truth that a view renders."""
 
-    seed: int | None = None
-    board: Board = 0
-    score: int = 0
-    moves: int = 0
-    won: bool = False
-    keep_playing: bool = False
-    rng: MersenneTwister = field(default_factory=MersenneTwister, repr=False)
+    def __init__(
+        self,
+        seed: int | None = None,
+        board: Board = 0,
+        score: int = 0,
+        moves: int = 0,
+        won: bool = False,
+        keep_playing: bool = False,
+        rng: MersenneTwister | None = None,
+    ) -> None:
+        self.seed = seed
+        self.board = board
+        self.score = score
+        self.moves = moves
+        self.won = won
+        self.keep_playing = keep_playing
+        self.rng = MersenneTwister() if rng is None else rng
+
+    def __repr__(self) -> str:
+        return (
+            f"Game(seed={self.seed}, board={self.board:#x}, score={self.score}, moves={self.moves}, "
+            f"won={self.won}, keep_playing={self.keep_playing})"
+        )
 
     @classmethod
-    def new(cls, seed: int | None = None) -> Game:
+    def new(cls, seed: int | None = None) -> "Game":
         """A fresh game with two starting tiles; ``seed`` makes it reproducible."""
         game = cls(seed=seed, rng=MersenneTwister(seed))
         game.spawn()
@@ -138,9 +193,9 @@ class Game:
         self.board = B.place(self.board, cell, rank)
         return cell, rank
 
-    def play(self, direction: Direction | str) -> MoveOutcome:
+    def play(self, direction: Direction) -> MoveOutcome:
         """Apply a move; a move that changes nothing spawns nothing and returns ``moved=False``."""
-        direction = Direction(direction)
+        direction = direction_named(direction)
         new_board, points = B.move(self.board, direction)
         if new_board == self.board:
             return MoveOutcome(direction, False, 0, over=self.over)
@@ -173,7 +228,7 @@ class Game:
         }
 
     @classmethod
-    def from_position(cls, board: Board, seed: int | None = None) -> Game:
+    def from_position(cls, board: Board, seed: int | None = None) -> "Game":
         """A game in progress on ``board`` with the score and moves of a game that reached it spawning only 2s.
 
         For positions set up by hand (tests, an editor): the result passes the
@@ -193,7 +248,7 @@ class Game:
         )
 
     @classmethod
-    def from_dict(cls, data: Any) -> Game:
+    def from_dict(cls, data: Any) -> "Game":
         """Restore a saved game; raises ``SavedStateError`` saying what is wrong with it.
 
         A saved game is accepted only if this engine could have played it: its
@@ -244,7 +299,7 @@ def points_for(board: Board, moves: int) -> int:
     """
     tiles = B.tile_values(board)
     fours = sum(tiles) // 2 - (moves + 2)
-    return sum((value.bit_length() - 2) * value for value in tiles) - 4 * fours
+    return sum((B.rank_of(value) - 1) * value for value in tiles) - 4 * fours
 
 
 def _check_tiles_and_score(board: Board, score: int, moves: int) -> None:

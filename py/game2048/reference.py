@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 
-from .board import DIRECTIONS, MAX_RANK, WIN_RANK, Board, Direction, max_rank, move
+from .board import DIRECTIONS, DOWN, LEFT, MAX_RANK, RIGHT, UP, WIN_RANK, Board, Direction, max_rank, move
 from .evaluation.classic import FULL_BOARD_EMPTY
 from .search.placements import PLACED_RANKS
 from .values import WIN_SCORE
@@ -46,17 +46,17 @@ def move_rows(rows: list[list[int]], direction: Direction) -> tuple[list[list[in
     grid = [row[:] for row in rows]
     points = 0
     for i in range(4):
-        if direction in (Direction.LEFT, Direction.RIGHT):
-            line = grid[i][:] if direction is Direction.LEFT else grid[i][::-1]
+        if direction in (LEFT, RIGHT):
+            line = grid[i][:] if direction == LEFT else grid[i][::-1]
         else:
             col = [grid[r][i] for r in range(4)]
-            line = col if direction is Direction.UP else col[::-1]
+            line = col if direction == UP else col[::-1]
         slid, pts, _ = slide_line(line)
         points += pts
-        if direction is Direction.RIGHT or direction is Direction.DOWN:
+        if direction == RIGHT or direction == DOWN:
             slid = slid[::-1]
         for j in range(4):
-            if direction in (Direction.LEFT, Direction.RIGHT):
+            if direction in (LEFT, RIGHT):
                 grid[i][j] = slid[j]
             else:
                 grid[j][i] = slid[j]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from game2048.board import to_rows
 
 
@@ -23,7 +25,7 @@ class FakeView:
         self.settled_rows = to_rows(game.board)
 
     def slide(self, outcome):
-        self.calls.append(f"slide:{outcome.direction.value}")
+        self.calls.append(f"slide:{outcome.direction}")
 
     def settle(self, game, outcome):
         self.calls.append("settle")
@@ -47,3 +49,19 @@ class FakeView:
 
     def announce(self, text):
         self.announced.append(text)
+
+
+class GuardedOutcome:
+    """What ``guarded.js``'s ``guardedCall`` returns: ``ok``, and ``value`` or ``error``."""
+
+    def __init__(self, ok: bool, value: Any = None, error: str | None = None) -> None:
+        self.ok, self.value, self.error = ok, value, error
+
+
+def guarded_call(target: Any, name: str, *args: Any) -> GuardedOutcome:
+    """``guarded.js``'s ``guardedCall`` in Python, for fake windows: a call that raises becomes an outcome."""
+    try:
+        member = getattr(target, name)
+        return GuardedOutcome(True, member(*args) if callable(member) else member)
+    except Exception as exc:  # noqa: BLE001 - what JavaScript's catch would catch
+        return GuardedOutcome(False, error=f"{type(exc).__name__}: {exc}")

@@ -25,6 +25,9 @@ class RealWorker:
     async def presets(self):
         return ai_worker.presets()
 
+    async def prepare_other_presets(self):
+        return ai_worker.prepare_other_presets()
+
     async def think(self, request_json):
         return ai_worker.think(request_json)
 
@@ -179,3 +182,46 @@ def test_restarts_are_limited():
 
     client, results = run_async(scenario)
     assert results[-1] is False and "stopped working" in client.error
+
+
+def test_while_it_starts_the_client_says_which_stage_it_is_in():
+    seen = []
+
+    class Watched(RealWorker):
+        async def ready(self):
+            seen.append(("ready", client.stage))
+            return ai_worker.ready()
+
+    def start(attempt):
+        seen.append(("start", client.stage))
+        return Watched()
+
+    client = AiClient(start)
+
+    async def scenario():
+        assert client.stage == ""
+        assert await client.connect()
+
+    run_async(scenario)
+    assert seen == [("start", ai_client.LOADING_STAGES[0]), ("ready", ai_client.LOADING_STAGES[1])]
+    assert client.stage == ""
+
+
+def test_once_ready_the_client_asks_for_the_other_presets_without_waiting_for_them():
+    asked = []
+
+    class Slow(RealWorker):
+        async def prepare_other_presets(self):
+            asked.append("prepare")
+            await asyncio.sleep(0.2)
+            asked.append("prepared")
+            return "ok"
+
+    async def scenario():
+        client, _ = _client(Slow())
+        assert await client.connect()
+        assert client.ready and "prepared" not in asked  # connect did not wait for it
+        await client._preparing
+        return asked
+
+    assert run_async(scenario) == ["prepare", "prepared"]

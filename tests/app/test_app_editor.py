@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from app_async import run_async
-from fakes import FakeView
+from fakes import FakeView, guarded_call
 
 from app.editor import INERT_WHILE_EDITING, PositionEditor
 from app.play import Intent, PlaySession
@@ -141,6 +141,7 @@ class FakeWindow:
         self.location = location
         self.history = FakeHistory()
         self.navigator = FakeNavigator()
+        self.guardedCall = guarded_call
 
 
 class FakeDocument:

@@ -129,6 +129,14 @@ def test_labels_are_escaped() -> None:
     assert "<pv>" not in render_explanation(explanation) and "&lt;pv&gt;" in render_explanation(explanation)
 
 
+def test_the_parts_cut_short_are_listed_in_a_fixed_order_whatever_the_answers_order() -> None:
+    explanation = explain(from_rows(ROWS), depth=2, rescue=False, analysis_ms=1000)
+    explanation["analysis"]["unfinished"] = {"zz": "?", "without_ordering": "time", "pv": "time", "exact_root": "time"}
+    html = render_explanation(explanation)
+    names = ("Exact values:", "Principal variation:", "Without the move ordering:", "zz:")
+    assert [html.index(name) for name in names] == sorted(html.index(name) for name in names)
+
+
 @pytest.mark.parametrize(
     ("think_ms", "expected"), [(10, ANALYSIS_MS_RANGE[0]), (500, 500), (10_000, ANALYSIS_MS_RANGE[1])]
 )

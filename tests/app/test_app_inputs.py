@@ -6,7 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from app.inputs import SWIPE_THRESHOLD_PX, direction_for_key, swipe_direction
-from game2048.board import Direction
+from game2048.board import DOWN, LEFT, RIGHT, UP
 
 
 def test_arrows_wasd_and_vim_keys():
@@ -26,7 +26,7 @@ def test_arrows_wasd_and_vim_keys():
         "h": "left",
     }
     for key, direction in expected.items():
-        assert direction_for_key(key) is Direction(direction), key
+        assert direction_for_key(key) == direction, key
     for key in ("r", "x", "Enter", " ", "Escape", "i", "n", "p"):
         assert direction_for_key(key) is None, key
 
@@ -46,11 +46,11 @@ def test_short_strokes_do_nothing_and_long_ones_follow_the_dominant_axis(dx, dy)
     if max(abs(dx), abs(dy)) < SWIPE_THRESHOLD_PX:
         assert direction is None
     elif abs(dx) > abs(dy):
-        assert direction is (Direction.RIGHT if dx > 0 else Direction.LEFT)
+        assert direction == (RIGHT if dx > 0 else LEFT)
     else:
-        assert direction is (Direction.DOWN if dy > 0 else Direction.UP)
+        assert direction == (DOWN if dy > 0 else UP)
 
 
 def test_threshold_is_ten_pixels():
-    assert swipe_direction(9.9, 0) is None and swipe_direction(10, 0) is Direction.RIGHT
-    assert swipe_direction(0, -10) is Direction.UP
+    assert swipe_direction(9.9, 0) is None and swipe_direction(10, 0) == RIGHT
+    assert swipe_direction(0, -10) == UP

@@ -43,7 +43,11 @@ def test_json_within_the_limits_reads_back(value):
         ("-" + "9" * 5000, "digits"),
         ("1e999", "too large"),
         ("NaN", "not a number"),
-        ("-Infinity", "not a number"),
+        ("-Infinity", "too large"),
+        ('{"a": [1, {"b": 1e999}]}', "too large"),
+        ('[0, {"seed": ' + "9" * 31 + "}]", "31 digits"),
+        ("[1, " + "9" * 31 + ", -" + "9" * 31 + "]", "31 digits"),
+        ("[1, 2.5, NaN]", "not a number"),
         ("x" * 2000, "characters long"),
         ("{", "not readable JSON"),
     ],
@@ -55,11 +59,47 @@ def test_hostile_json_is_refused_with_a_reason(text, words):
         )
 
 
+def test_large_finite_numbers_are_read():
+    assert read_json("[1e308, 1e308, -1e308]", 100, 2) == [1e308, 1e308, -1e308]
+    assert read_json("[" + "9" * 30 + ", -" + "9" * 30 + "]", 100, 2) == [10**30 - 1, 1 - 10**30]
+
+
 def test_brackets_inside_strings_do_not_count_as_nesting():
     text = json.dumps(["[[[[[[[[[[{{{{{{", {"a": '\\"[[[['}])
     assert not nesting_depth_exceeds(text, 3)
     assert read_json(text, 1000, 3) == ["[[[[[[[[[[{{{{{{", {"a": '\\"[[[['}]
     assert nesting_depth_exceeds("[[[[1]]]]", 3) and not nesting_depth_exceeds("[[[1]]]", 3)
+
+
+def _depth_by_each_character(text, limit):
+    """The plain reading of nesting depth that ``nesting_depth_exceeds`` computes faster."""
+    depth = 0
+    in_string = escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > limit:
+                return True
+        elif char in "]}":
+            depth -= 1
+    return False
+
+
+@given(
+    st.one_of(json_values.map(json.dumps), st.text(), st.text(alphabet='[]{}"\\ ,1a')),
+    st.integers(min_value=0, max_value=6),
+)
+def test_nesting_depth_is_read_as_each_character_says(text, limit):
+    assert nesting_depth_exceeds(text, limit) == _depth_by_each_character(text, limit)
 
 
 @given(st.text())

@@ -19,8 +19,9 @@ def test_whole_number_seeds_are_used(seed):
 
 
 def test_no_seed_means_a_random_game_without_notice():
-    assert parse_page_options("") == parse_page_options("?other=1")
-    assert parse_page_options("").seed is None and parse_page_options("").notices == ()
+    for query in ("", "?other=1"):
+        options = parse_page_options(query)
+        assert options.seed is None and options.rows is None and options.notices == ()
 
 
 def test_bad_seeds_are_ignored_with_a_notice():

@@ -158,7 +158,7 @@ def test_listeners_hear_every_submitted_intent_at_once_even_a_move_that_changes_
         game = Game.new(1)
         game.board = from_rows([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4])
         session, _, _ = _session(game)
-        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.direction.value)))
+        session.listeners.append(lambda event, intent, _p: heard.append((event, intent.direction)))
         session.submit(Intent.move("left"))  # changes nothing
         assert heard == [("submitted", "left")]  # heard before any await
         await session.wait_idle()

@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
+import pytest
+from fakes import guarded_call
+
+from app.js_guard import JsCallError
 from app.outside_data import BadData, read_int
 from app.storage import (
     BEST_KEY,
     DISCARDED_KEY,
     GAME_KEY,
     SETTINGS_KEY,
+    BrowserBackend,
     MemoryBackend,
     Storage,
     UnavailableStorage,
+    browser_backend,
     discarded_key,
 )
 
@@ -121,3 +127,39 @@ def test_a_reader_that_raises_only_bad_data_is_guarded():
     assert storage.read(BEST_KEY, refuse) is None
     assert storage.read(GAME_KEY, lambda raw: read_int(raw, 0, 1)) is None  # absent: no notice
     assert len(storage.take_notices()) == 1
+
+
+class QuotaStore(MemoryBackend):
+    """A localStorage that throws as a full one does, except for the start's probe."""
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        if key != "game2048:probe":
+            raise RuntimeError("QuotaExceededError: The quota has been exceeded.")
+        super().setItem(key, value)
+
+
+class FakeWindow:
+    def __init__(self, store: object) -> None:
+        self.store = store
+        self.guardedCall = guarded_call
+
+    @property
+    def localStorage(self) -> object:  # noqa: N802
+        if isinstance(self.store, Exception):
+            raise self.store
+        return self.store
+
+
+def test_the_browser_storage_goes_through_the_guard_so_a_full_one_is_a_failed_save():
+    backend = browser_backend(FakeWindow(QuotaStore()))
+    assert isinstance(backend, BrowserBackend)
+    storage = Storage(backend)
+    assert storage.set(GAME_KEY, "x") is False and storage.get(GAME_KEY) is None
+    with pytest.raises(JsCallError, match="QuotaExceededError"):
+        backend.setItem(GAME_KEY, "x")
+
+
+def test_a_browser_that_refuses_storage_gets_the_memory_fallback():
+    assert isinstance(browser_backend(FakeWindow(RuntimeError("SecurityError: denied"))), UnavailableStorage)
+    working = browser_backend(FakeWindow(MemoryBackend()))
+    assert Storage(working).set(GAME_KEY, "x") and working.getItem(GAME_KEY) == "x"

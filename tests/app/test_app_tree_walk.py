@@ -228,6 +228,9 @@ def test_buttons_walk_forward_and_back_and_stop_at_the_ends() -> None:
     assert walk.index == len(walk.trace["steps"]) - 1
     _fire(walk.step_buttons["start"], "click")
     assert walk.index == 0
+    nav = walk.tree.children[0]
+    assert [child.id for child in nav.children] == ["tw-start", "tw-back", "tw-next", "tw-end", "tw-position"]
+    assert walk.kids_title.textContent == "This board: its moves, in the order tried"
 
 
 def test_the_path_alpha_beta_and_a_pruned_branch_are_drawn() -> None:

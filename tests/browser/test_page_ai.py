@@ -8,6 +8,7 @@ from pagekit import decisions, engine_rows, read_board, replay, wait_ai_ready, w
 
 from game2048 import board as B
 from game2048.board import to_rows
+from game2048.evaluation import snake
 from game2048.game import Game
 
 
@@ -46,6 +47,23 @@ def test_ai_waits_for_its_worker_then_hint_shows_an_arrow_and_leaves_the_board(o
     assert read_board(page) == before
     page.keyboard.press("ArrowUp")  # a move hides the hint
     page.wait_for_selector("#hint-arrow", state="hidden")
+    assert run.errors == []
+
+
+def test_while_the_ai_loads_it_says_how_far_it_is_and_a_step_asked_meanwhile_is_played_once_ready(open_page):
+    run = open_page("seed=32")
+    page = run.page
+    assert "MicroPython" in page.text_content("#runtime-line")  # the board's interpreter, playable already
+    # The worker needs seconds: its status names the step it is at and counts them.
+    page.wait_for_function(
+        "/AI loading, step [12] of 2: .*\\d+ s/.test(document.getElementById('ai-status').textContent)"
+    )
+    assert "AI ready" not in page.text_content("#ai-status")
+    page.keyboard.press("n")  # one AI move, asked before the AI is ready
+    wait_ai_ready(page)
+    wait_decisions(page, 1)
+    wait_settled(page)
+    assert read_board(page) != engine_rows(32), "the step asked while loading was not played"
     assert run.errors == []
 
 
@@ -164,6 +182,8 @@ def test_algorithm_preset_and_weights_reach_the_worker_and_persist(open_page):
     page.select_option("#ai-preset", "snake")
     sliders = page.locator("#ai-weights input[type=range]")
     assert sliders.count() == 6
+    # In the preset's own order (the worker lists it: MicroPython's dicts do not keep it).
+    assert [s.get_attribute("data-weight") for s in sliders.all()] == list(snake.DEFAULT_WEIGHTS)
     first = page.locator("#ai-weights input[type=range]").first
     name = first.get_attribute("data-weight")
     default = float(first.input_value())

@@ -19,7 +19,7 @@ Every term but the max is a sum over the four rows and four columns of
 something that depends on that line alone, so one 65,536-entry table per line
 key holds them packed into a single int (8 bits a field: four lines of at most
 45 never carry into the next field).  An evaluation is twelve lookups (four of
-them transpose the board, see ``board.spread_tables``), additions of packed ints and a
+them transpose the board, see ``move_tables.spread_tables``), additions of packed ints and a
 few shifts.
 """
 
@@ -28,7 +28,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Mapping
 
-from ..board import ROW_MASK, Board, line_ranks, spread_tables
+from ..board import ROW_MASK, Board, line_ranks
+from ..move_tables import spread_tables
 
 DEFAULT_WEIGHTS: dict[str, float] = {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0}
 

@@ -36,7 +36,8 @@ from __future__ import annotations
 from array import array
 from collections.abc import Callable, Mapping
 
-from ..board import Board, reverse_line, spread_tables
+from ..board import Board, reverse_line
+from ..move_tables import spread_tables
 
 MATRICES: dict[str, tuple[tuple[int, ...], ...]] = {
     "row_snake": ((0, 1, 2, 3), (7, 6, 5, 4), (8, 9, 10, 11), (15, 14, 13, 12)),
@@ -133,7 +134,8 @@ def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Boar
     spread0, spread1, spread2, spread3 = spread_tables()
 
     def evaluate(board: Board) -> float:
-        # board.afterstates' keys, inlined (tests/test_board_inlined_copies.py): rows r, columns k, reversed b and d
+        # move_tables.afterstates' keys, inlined (tests/test_board_inlined_copies.py):
+        # rows r, columns k, reversed b and d
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

@@ -18,6 +18,7 @@ smoothness is minus its first rank.  Each row's features come from per-key table
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from itertools import product
 
 from ..board import Board, line_ranks, reverse_line
 
@@ -67,32 +68,26 @@ def features_of_line(line: list[int]) -> dict[str, float]:
 
 
 def _build_tables() -> tuple[list[int], list[int], list[int], list[int], list[int], list[int]]:
-    size = 1 << 16
-    packed = [0] * size
-    top = [0] * size
-    present = [0] * size
-    less = [0] * size
-    equal_rev = [0] * size
-    for key in range(size):
-        a = line_ranks(key)
-        smooth = abs(a[0] - a[1]) + abs(a[1] - a[2]) + abs(a[2] - a[3])
-        inv = sum(1 for i in range(4) for j in range(i + 1, 4) if a[i] < a[j])
-        packed[key] = (smooth << _SMOOTH) | (inv << _INV) | (a.count(0) << _EMPTY) | (sum(a) << _SUM)
-        top[key] = max(a)
-        mask = 0
-        for r in a:
-            if r:
-                mask |= 1 << r
-        present[key] = mask
-        below = 0
-        for v in range(16):
-            below |= sum(1 for r in a if r < v) << (8 * v)
-        less[key] = below
-        eq = 0
-        for r in a:
-            eq += 1 << (8 * (15 - r))
-        equal_rev[key] = eq
-    reverse = [reverse_line(key) for key in range(size)]
+    """The tables of ``tables()``, one entry per line key, enumerated in key order (``r0`` varies fastest).
+
+    Written for the worker's start: per-rank contributions are looked up
+    (``above[r]``: 1 in the byte of every value above ``r``; ``equal[r]``: 1 in
+    byte ``15 - r``), so each key costs a few additions.
+    """
+    above = [sum(1 << (8 * v) for v in range(r + 1, 16)) for r in range(16)]
+    equal = [1 << (8 * (15 - r)) for r in range(16)]
+    bit = [0] + [1 << r for r in range(1, 16)]
+    packed, top, present, less, equal_rev = [], [], [], [], []
+    for r3, r2, r1, r0 in product(range(16), repeat=4):
+        smooth = abs(r0 - r1) + abs(r1 - r2) + abs(r2 - r3)
+        inv = (r0 < r1) + (r0 < r2) + (r0 < r3) + (r1 < r2) + (r1 < r3) + (r2 < r3)
+        empty = (not r0) + (not r1) + (not r2) + (not r3)
+        packed.append((smooth << _SMOOTH) | (inv << _INV) | (empty << _EMPTY) | ((r0 + r1 + r2 + r3) << _SUM))
+        top.append(max(r0, r1, r2, r3))
+        present.append(bit[r0] | bit[r1] | bit[r2] | bit[r3])
+        less.append(above[r0] + above[r1] + above[r2] + above[r3])
+        equal_rev.append(equal[r0] + equal[r1] + equal[r2] + equal[r3])
+    reverse = [reverse_line(key) for key in range(1 << 16)]
     return packed, top, present, less, equal_rev, reverse
 
 

@@ -47,7 +47,7 @@ class Searcher:
 
     def move(self, board: Board) -> tuple[str, int]:
         result = best_move(board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions, rescue=False)
-        return (result.move.value if result.move else ""), result.depth
+        return (result.move or ""), result.depth
 
 
 def sample_positions(seed: int) -> list[Board]:

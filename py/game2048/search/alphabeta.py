@@ -27,7 +27,7 @@ What makes it faster without changing the answer:
 * the min-node placements of a board are computed once per search (every
   iteration revisits the same min nodes) and scored incrementally;
 * the evaluation is table-driven (see ``evaluation.classic``), the four moves
-  are ``board.afterstates`` inlined, and the hot loops use local names only.
+  are ``move_tables.afterstates`` inlined, and the hot loops use local names only.
 
 Two options change the answer, and only when asked for (``best_move``
 chooses their defaults):
@@ -65,23 +65,8 @@ from collections.abc import Callable
 from math import nextafter
 from typing import NamedTuple
 
-from ..board import (
-    COL_DOWN,
-    COL_UP,
-    DIRECTIONS,
-    EIGHTS,
-    FOURS,
-    ONES,
-    ROW_LEFT,
-    ROW_RIGHT,
-    TWOS,
-    WIN_RANK,
-    Board,
-    afterstates,
-    has_win_tile,
-    max_rank,
-    spread_tables,
-)
+from ..board import DIRECTIONS, EIGHTS, FOURS, ONES, TWOS, WIN_RANK, Board, has_win_tile, max_rank
+from ..move_tables import COL_DOWN, COL_UP, ROW_LEFT, ROW_RIGHT, afterstates, spread_tables
 from ..values import WIN_SCORE
 from .clock import Deadline, TimeUp
 from .placements import make_placements
@@ -378,7 +363,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
             elif value <= alpha:
                 return alpha
 
-        # board.afterstates, inlined (tests/test_board_inlined_copies.py)
+        # move_tables.afterstates, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF
@@ -474,7 +459,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
             countdown = CHECK_EVERY
             if timed and expired():
                 raise TimeUp
-        # board.afterstates, inlined (tests/test_board_inlined_copies.py)
+        # move_tables.afterstates, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

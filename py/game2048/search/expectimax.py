@@ -58,7 +58,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import COL_DOWN, COL_UP, DIRECTIONS, ONES, ROW_LEFT, ROW_RIGHT, Board, afterstates, spread_tables
+from ..board import DIRECTIONS, ONES, Board
+from ..move_tables import COL_DOWN, COL_UP, ROW_LEFT, ROW_RIGHT, afterstates, spread_tables
 from .clock import Deadline, TimeUp
 from .result import SearchResult, Trace
 
@@ -121,7 +122,7 @@ class _Searcher:
 
         def player(board: Board, remaining: int, prob: float) -> float:
             """Best afterstate value; ``remaining`` ≥ 1 moves left including this one."""
-            # board.afterstates, inlined (tests/test_board_inlined_copies.py)
+            # move_tables.afterstates, inlined (tests/test_board_inlined_copies.py)
             r0 = board & 0xFFFF
             r1 = (board >> 16) & 0xFFFF
             r2 = (board >> 32) & 0xFFFF
@@ -242,7 +243,7 @@ def _make_last_layer(
         at (i, j) changes row i and column j only, so each move's result is the
         parent's with that row's (or column's) table entry swapped by XOR.
         """
-        # board.afterstates, inlined (tests/test_board_inlined_copies.py)
+        # move_tables.afterstates, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

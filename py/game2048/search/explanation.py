@@ -36,7 +36,8 @@ from collections.abc import Callable, Mapping
 from math import inf, nextafter
 from typing import Any
 
-from ..board import DIRECTIONS, Board, afterstates, has_win_tile, to_rows
+from ..board import DIRECTIONS, Board, has_win_tile, to_rows
+from ..move_tables import afterstates
 from . import alphabeta, expectimax
 from .clock import Clock, Deadline, TimeUp
 from .options import SearchOptions
@@ -180,7 +181,7 @@ def _root(board: Board, last: Any, result: SearchResult) -> list[dict[str, Any]]
         value, exact = values.get(index, (None, False))
         out.append(
             {
-                "move": direction.value,
+                "move": direction,
                 "legal": legal[index],
                 "value": value,
                 "exact": bool(exact) if value is not None else False,
@@ -196,7 +197,7 @@ def _iteration(it: Any) -> dict[str, Any]:
     return {
         "depth": it.depth,
         "completed": it.completed,
-        "move": DIRECTIONS[it.move_index].value if it.completed else None,
+        "move": DIRECTIONS[it.move_index] if it.completed else None,
         "value": it.value if it.completed else None,
         "nodes": it.nodes,
         "cutoffs": it.cutoffs,
@@ -227,7 +228,7 @@ def _placements(board: Board, index: int, reduced: bool) -> dict[str, Any]:
         for cell, rank, score, kept in scored
     ]
     return {
-        "move": DIRECTIONS[index].value,
+        "move": DIRECTIONS[index],
         "rows": to_rows(after),
         "cells": cells,
         "kept": sum(1 for c in cells if c["kept"]),
@@ -291,7 +292,7 @@ class _AlphaBeta:
         plies: list[dict[str, Any]] = []
         board = afterstates(self.board)[index]
         remaining = self.depth
-        plies.append(_ply("move", DIRECTIONS[index].value, board, remaining - 1, move=DIRECTIONS[index].value))
+        plies.append(_ply("move", DIRECTIONS[index], board, remaining - 1, move=DIRECTIONS[index]))
         end = "horizon"
         placements = make_placements()
         try:
@@ -324,7 +325,7 @@ class _AlphaBeta:
                     end = "not found"
                     break
                 i, board = hint
-                plies.append(_ply("move", DIRECTIONS[i].value, board, remaining - 1, move=DIRECTIONS[i].value))
+                plies.append(_ply("move", DIRECTIONS[i], board, remaining - 1, move=DIRECTIONS[i]))
         except TimeUp:
             end = "budget"
             self.analysis.note("pv", "the budget ran out before the end of the line")
@@ -452,7 +453,7 @@ def _expectimax_pv(
     node = afterstates(board)[index]
     remaining = depth - 1
     prob = 1.0
-    plies.append(_ply("move", DIRECTIONS[index].value, node, remaining, move=DIRECTIONS[index].value))
+    plies.append(_ply("move", DIRECTIONS[index], node, remaining, move=DIRECTIONS[index]))
     end = "horizon"
     lost = float(getattr(evaluate, "lost_value", expectimax.DEFAULT_LOST_VALUE))
     while remaining >= 1:
@@ -492,7 +493,7 @@ def _expectimax_ply(
             best = (v, i, child)
     assert best is not None  # a board with a legal move: its value is not the lost value
     _, i, after = best
-    plies.append(_ply("move", DIRECTIONS[i].value, after, remaining - 1, move=DIRECTIONS[i].value))
+    plies.append(_ply("move", DIRECTIONS[i], after, remaining - 1, move=DIRECTIONS[i]))
     return after, remaining - 1, prob2, "horizon"
 
 

@@ -28,8 +28,9 @@ obvious way, for the tests and the reference minimax.
 
 from __future__ import annotations
 
-from ..board import COL_MASK, ONES, ROW_MASK, Board, spread_tables
+from ..board import COL_MASK, ONES, ROW_MASK, Board
 from ..evaluation import classic
+from ..move_tables import spread_tables
 
 NOT_COL0 = 0x1110_1110_1110_1110
 """Nibble mask of the cells outside column 0 (where a shift toward higher cells may land)."""
@@ -175,7 +176,7 @@ def make_placements(twos_only: bool = False):
     what to do once the full reduction proves the game lost (``alphabeta``).
 
     A closure so that tables and constants are local names in the loop.  The
-    four row keys and four column keys (via ``board.spread_tables``) are read once per node; the empty
+    four row keys and four column keys (via ``move_tables.spread_tables``) are read once per node; the empty
     cells come from a memoised table indexed by the 16-bit empty mask, each
     with its row, column, the rank bits to OR into its row and column keys,
     its neighbours and its placed-tile bits precomputed.  A placement with no
@@ -206,7 +207,7 @@ def make_placements(twos_only: bool = False):
         fours = ~x & low_bits
         groups2 = components[twos]
         groups4 = components[fours]
-        # board.afterstates' keys, inlined (tests/test_board_inlined_copies.py)
+        # move_tables.afterstates' keys, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
         r1 = (board >> 16) & 0xFFFF
         r2 = (board >> 32) & 0xFFFF

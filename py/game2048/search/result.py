@@ -37,7 +37,6 @@ class SearchResult:
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, for the worker's answer to the page and the lab's records."""
         data = asdict(self)
-        data["move"] = self.move.value if self.move is not None else None
         data["nodes_per_second"] = self.nodes_per_second
         return data
 

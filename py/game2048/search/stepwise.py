@@ -119,7 +119,7 @@ class _Tracer:
                     kind = "won"
                 else:
                     kind = "leaf" if depth == 1 else "min"
-                children.append((kind, direction.value, child))
+                children.append((kind, direction, child))
             if self.ordering:
                 children.sort(key=lambda c: -(WIN_SCORE + depth) if c[0] == "won" else -self.evaluate(c[2]))
             return [(self.node(node["id"], kind, label, child, depth), child) for kind, label, child in children]
