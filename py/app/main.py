@@ -1,10 +1,10 @@
 """Entry point of the page: build the parts and wire them, like the original's ``application.js``.
 
 It runs in MicroPython on the main thread, which starts in well under a
-second; the AI worker runs Pyodide and is started from here at once, in
-parallel.  The game is playable as soon as this has run: ``<body
-data-ready="true">`` is set here, before (and independently of) the AI
-worker.  Nothing at the top level is awaited, so PyScript's ``mpy:done`` is
+second; the AI worker runs Pyodide, declared in ``index.html`` so that it
+boots at once, in parallel, and is awaited here.  The game is playable as
+soon as this has run: ``<body data-ready="true">`` is set here, before (and
+independently of) the AI worker.  Nothing at the top level is awaited, so PyScript's ``mpy:done`` is
 not held back.  If wiring the page fails whatever the reason, it is wired
 again over an empty in-memory storage, so the page opens on a fresh game with
 a notice instead of staying on its spinner.

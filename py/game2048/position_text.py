@@ -9,7 +9,7 @@ and why the engine refuses it.  ``format_rows`` writes the compact form a link
 uses (``0,2,4,8/0,0,0,0/...``), which ``parse_rows`` reads back.
 
 Plain string work on purpose (no ``re``, no ``str.translate``, nothing from
-``typing``): the page, the terminal and, later, MicroPython share it.
+``typing``): the page (in MicroPython) and the terminal share it.
 """
 
 from .board import MAX_RANK, from_rows, to_rows
