@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import boards, directions
 
 from game2048 import board as B
 from game2048.game import MAX_SEED, Game, SavedStateError, points_for, trace_move
+from game2048.mersenne import MersenneTwister
 
 CHI2_15_DOF_P001 = 37.70  # chi-square critical value, 15 degrees of freedom, p = 0.001
 
@@ -25,7 +25,7 @@ def test_new_game_has_two_tiles_of_2_or_4() -> None:
 
 
 def test_spawn_distribution_is_90_10_and_uniform_over_cells() -> None:
-    game = Game(rng=random.Random(20_48))
+    game = Game(rng=MersenneTwister(20_48))
     fours = 0
     per_cell = [0] * 16
     n = 20_000
@@ -42,7 +42,7 @@ def test_spawn_distribution_is_90_10_and_uniform_over_cells() -> None:
 
 
 def test_spawn_lands_only_on_empty_cells_uniformly() -> None:
-    game = Game(rng=random.Random(7))
+    game = Game(rng=MersenneTwister(7))
     base = B.from_rows([[2, 4, 8, 16], [0, 0, 32, 64], [2, 0, 4, 0], [8, 16, 32, 0]])
     empty = B.empty_cells(base)
     counts = {c: 0 for c in empty}
@@ -74,14 +74,14 @@ def test_seed_makes_the_game_reproducible() -> None:
 
 
 def test_illegal_move_spawns_nothing_and_scores_nothing() -> None:
-    game = Game(board=B.from_rows([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=random.Random(1))
+    game = Game(board=B.from_rows([[2, 4, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=MersenneTwister(1))
     before = game.board
     outcome = game.play("up")
     assert not outcome.moved and outcome.spawn is None and game.board == before and game.moves == 0
 
 
 def test_legal_move_spawns_exactly_one_tile_and_adds_points() -> None:
-    game = Game(board=B.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=random.Random(1))
+    game = Game(board=B.from_rows([[2, 2, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=MersenneTwister(1))
     outcome = game.play("left")
     assert outcome.moved and outcome.points == 4 and game.score == 4 and game.moves == 1
     cell, rank = outcome.spawn
@@ -90,7 +90,7 @@ def test_legal_move_spawns_exactly_one_tile_and_adds_points() -> None:
 
 
 def test_win_at_2048_then_keep_going() -> None:
-    game = Game(board=B.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=random.Random(3))
+    game = Game(board=B.from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0] * 4]), rng=MersenneTwister(3))
     outcome = game.play("left")
     assert outcome.won_now and game.won and game.paused_at_win
     game.continue_after_win()
@@ -102,7 +102,7 @@ def test_win_at_2048_then_keep_going() -> None:
 def test_game_over_reported_after_last_move() -> None:
     # One move left: merging the two 2s at the bottom right, then the spawn fills the board.
     start = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [8, 16, 2, 2]])
-    game = Game(board=start, rng=random.Random(0))
+    game = Game(board=start, rng=MersenneTwister(0))
     outcome = game.play("left")
     assert outcome.moved
     assert outcome.over == B.is_game_over(game.board) == game.over
@@ -218,3 +218,53 @@ def test_a_won_game_that_goes_on_is_accepted() -> None:
 def test_a_position_set_up_by_hand_is_a_game_the_checks_accept(board) -> None:
     game = Game.from_position(board, seed=1)
     assert game.board == board and Game.from_dict(game.to_dict()).to_dict() == game.to_dict()
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+    choices=st.lists(st.integers(min_value=0, max_value=3), min_size=1, max_size=60),
+    back=st.integers(min_value=1, max_value=60),
+)
+def test_undo_takes_moves_back_and_redo_or_the_same_moves_bring_the_same_tiles(seed, choices, back):
+    def state(game: Game) -> tuple:
+        return (game.board, game.score, game.moves, game.won)
+
+    game = Game.new(seed)
+    seen, played = [state(game)], []
+    for choice in choices:
+        legal = B.legal_moves(game.board)
+        if not legal:
+            break
+        played.append(legal[choice % len(legal)])
+        game.play(played[-1])
+        seen.append(state(game))
+    back = min(back, len(played))
+    assert [game.undo() for _ in range(back)] == played[::-1][:back]
+    assert state(game) == seen[-1 - back] and game.undos == back
+    for i in range(back):  # redo: the same positions, tile for tile
+        assert game.redo().moved and state(game) == seen[len(seen) - back + i]
+    assert game.redo() is None
+    for _ in range(back):
+        game.undo()
+    for direction in played[len(played) - back :]:  # the same moves played again: the same tiles too
+        game.play(direction)
+    assert state(game) == seen[-1] and game.undos == 2 * back
+
+
+def test_a_new_move_after_undo_drops_what_redo_would_play_and_undo_reopens_a_lost_game():
+    game = Game.from_position(B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 0]]), seed=3)
+    outcome = game.play("right")
+    assert outcome.moved
+    before_end = game.board
+    while not game.over:
+        game.play(B.legal_moves(game.board)[0])
+    assert game.over
+    while game.board != before_end:
+        game.undo()
+    assert not game.over
+    game.undo()
+    assert game.redo().moved and game.board == before_end
+    game.undo()
+    game.play(B.legal_moves(game.board)[-1])
+    assert game.redo() is None and game.undos >= 2

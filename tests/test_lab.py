@@ -13,6 +13,7 @@ import pytest
 
 from game2048.board import max_rank
 from game2048.game import Game
+from game2048.game_record import LINK_PARAM, GameRecord, decode_game
 from game2048.lab import cli
 from game2048.lab.config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from game2048.lab.experiments import feature_configs, run_compare, run_features
@@ -28,7 +29,13 @@ TIMING_FIELDS = {"think_ms_p50", "think_ms_p99", "think_ms_max", "seconds", "_th
 
 
 def _without_timing(record: dict) -> dict:
-    return {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+    """The record without measured times, its game's decisions included (their think times are measured)."""
+    out = {k: v for k, v in record.items() if k not in TIMING_FIELDS}
+    if "record" in out:
+        game = dict(out["record"])
+        game["decisions"] = [row if row is None else row[:2] + row[3:] for row in game.get("decisions", [])]
+        out["record"] = game
+    return out
 
 
 @pytest.fixture(scope="module")
@@ -101,6 +108,7 @@ def test_json_line_fields(tiny_records):
         "stop_tile",
         "reductions",
         "rescue",
+        "record",
         "move_think_ms",
         "move_depths",
     }
@@ -113,6 +121,48 @@ def test_json_line_fields(tiny_records):
         None,
         0,
     )
+
+
+def test_a_line_holds_its_game_which_replays_to_the_lines_result(tiny_records):
+    for record in tiny_records:
+        game = GameRecord.from_dict(json.loads(json.dumps(to_json(record)))["record"])
+        assert game.seed == record["seed"] and game.ai_moves() == len(game.moves) == record["moves"]
+        assert game.result() == {
+            "max_tile": record["max_tile"],
+            "score": record["score"],
+            "moves": record["moves"],
+            "outcome": "lost",
+        }
+        assert [d["depth"] for d in game.decisions] == record["_depths"]
+        assert {(d["algorithm"], d["preset"], d["rescued"]) for d in game.decisions} == {("expectimax", "rows", False)}
+        assert [d["think_ms"] for d in game.decisions] == [round(t, 1) for t in record["_think_ms"]]
+    assert play_game(3, PlayConfig(algorithm="expectimax", depth=1, stop_tile=64))["record"]["result"]["outcome"] == (
+        "unfinished"
+    )
+
+
+def test_link_prints_the_page_link_of_a_saved_game(tmp_path, capsys):
+    out = tmp_path / "games.jsonl"
+    run = ["run", "--algorithm", "expectimax", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress"]
+    assert cli.main(run + ["--seeds", "1,2", "--out", str(out)]) == 0
+    capsys.readouterr()
+    assert cli.main(["link", str(out), "--seed", "2"]) == 0
+    link = capsys.readouterr().out.strip()
+    assert link.startswith(f"http://127.0.0.1:8000/?{LINK_PARAM}=")
+    saved = json.loads(out.read_text().splitlines()[1])
+    assert decode_game(link.split("=", 1)[1]) == (2, GameRecord.from_dict(saved["record"]).moves)
+    assert cli.main(["link", str(out), "--seed", "1", "--base", "https://example.org/2048/?theme=dark"]) == 0
+    assert capsys.readouterr().out.startswith(f"https://example.org/2048/?theme=dark&{LINK_PARAM}=B")
+
+    old = tmp_path / "old.jsonl"
+    old.write_text(json.dumps({k: v for k, v in saved.items() if k != "record"}) + "\n")
+    for argv, message in (
+        (["link", str(out), "--seed", "9"], "has no game of seed 9"),
+        (["link", str(old), "--seed", "2"], "was saved without its moves"),
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            cli.main(argv)
+        assert exit_info.value.code == 2 and message in capsys.readouterr().err
 
 
 def test_reach_rates_count_games_at_or_above_each_tile():

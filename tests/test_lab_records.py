@@ -8,7 +8,7 @@ import pytest
 
 from game2048.lab import cli, play
 from game2048.lab.config import ConfigError, PlayConfig
-from game2048.lab.records import RecordFile, from_json, read, resumable, to_json, to_line
+from game2048.lab.records import RecordFile, from_json, game_record, read, resumable, to_json, to_line
 
 RUN = ["run", "--algorithm", "expectimax", "--depth", "1", "--stop-tile", "64", "--jobs", "1", "--no-progress"]
 CONFIG = PlayConfig(algorithm="expectimax", depth=1, stop_tile=64)
@@ -32,6 +32,38 @@ def test_a_record_survives_the_round_trip_through_a_line():
     assert back["_think_ms"] == pytest.approx(record["_think_ms"], abs=0.005)
     assert {k: v for k, v in back.items() if k != "_think_ms"} == {k: v for k, v in record.items() if k != "_think_ms"}
     assert not any(key.startswith("_") for key in to_json(record))
+
+
+def test_lines_written_before_games_were_recorded_still_read_and_summarise(tmp_path, capsys):
+    new, old = tmp_path / "new.jsonl", tmp_path / "old.jsonl"
+    assert cli.main(RUN + ["--seeds", "1-2", "--out", str(new)]) == 0
+    old.write_text(
+        "".join(
+            json.dumps({k: v for k, v in json.loads(line).items() if k != "record"}) + "\n"
+            for line in new.read_text().splitlines()
+        )
+    )
+    assert [game_record(r) for r in read(old)] == [None, None]
+    assert [len(game_record(r).moves) for r in read(new)] == [r["moves"] for r in read(new)]
+    capsys.readouterr()
+    summaries = []
+    for path in (new, old):
+        assert cli.main(["summary", str(path)]) == 0
+        summaries.append(_without_timing(capsys.readouterr().out))
+    assert summaries[0] == summaries[1]
+    assert cli.main(RUN + ["--seeds", "1-3", "--out", str(old), "--resume"]) == 0
+    assert [game_record(r) is None for r in read(old)] == [True, True, False]
+
+
+def test_a_damaged_game_in_a_line_is_refused_with_its_seed(tmp_path):
+    out = tmp_path / "games.jsonl"
+    assert cli.main(RUN + ["--seeds", "1", "--out", str(out)]) == 0
+    line = json.loads(out.read_text())
+    line["record"]["moves"] = line["record"]["moves"][:-1] + "x"
+    out.write_text(json.dumps(line) + "\n")
+    damaged = f"the saved game of seed 1 is damaged: the record's move {line['moves']} is not a direction: 'x'"
+    with pytest.raises(ConfigError, match=damaged):
+        game_record(read(out)[0])
 
 
 def test_each_game_is_on_disk_as_soon_as_it_ends_and_resume_plays_only_the_rest(tmp_path, monkeypatch, capsys):

@@ -64,8 +64,18 @@ def test_without_a_seed_each_generator_is_its_own() -> None:
     assert MersenneTwister().getstate() != MersenneTwister().getstate()
 
 
+class CPythonRandom(random.Random):
+    """``random.Random``, as games drew their tiles before, with the two calls ``Game.undo`` needs."""
+
+    def snapshot(self) -> tuple:
+        return self.getstate()
+
+    def restore(self, state: tuple) -> None:
+        self.setstate(state)
+
+
 def test_a_game_saved_with_random_random_goes_on_the_same() -> None:
-    old = Game(seed=9, rng=random.Random(9))  # how games were played and saved before
+    old = Game(seed=9, rng=CPythonRandom(9))  # how games were played and saved before
     old.spawn()
     old.spawn()
     for direction in ("left", "up", "right", "down") * 5:
@@ -79,7 +89,7 @@ def test_a_game_saved_with_random_random_goes_on_the_same() -> None:
 
 def test_seeded_games_are_the_games_random_random_deals() -> None:
     for seed in (0, 1, 31, 2**63 - 1):
-        game, reference = Game.new(seed), Game(seed=seed, rng=random.Random(seed))
+        game, reference = Game.new(seed), Game(seed=seed, rng=CPythonRandom(seed))
         reference.spawn()
         reference.spawn()
         for direction in ("left", "down", "right", "down") * 8:
@@ -146,3 +156,16 @@ def test_micropython_draws_the_same(tmp_path: Path) -> None:
         g = random.Random(seed)
         expected.append([g.random(), g.randrange(16), g.randrange(1000003), g.getrandbits(70), g.getstate()[1][-1]])
     assert json.loads(run.stdout) == expected
+
+
+@given(st.integers(min_value=0, max_value=2**64), st.integers(min_value=0, max_value=3000))
+def test_a_snapshot_brings_back_the_same_draws_across_twists(seed: int, skip: int) -> None:
+    generator = MersenneTwister(seed)
+    for _ in range(skip):
+        generator.next_word()
+    snapshot = generator.snapshot()
+    kept = list(snapshot[0])
+    first = [generator.next_word() for _ in range(1500)]  # at least two twists later
+    assert list(snapshot[0]) == kept  # its words were not changed in place
+    generator.restore(snapshot)
+    assert [generator.next_word() for _ in range(1500)] == first

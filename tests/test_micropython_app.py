@@ -368,6 +368,9 @@ class View:
     def show_kept_games(self, count):
         self.calls.append(["kept", count])
 
+    def show_history(self, game):
+        self.calls.append(["history", len(game.history), len(game.undone), game.undos])
+
     def announce(self, text):
         self.calls.append(["announce", text])
 
@@ -394,6 +397,10 @@ async def main():
     session.submit(Intent.move("down", AI))
     out.append([session.discard_queued(AI), session.busy])
     await session.wait_idle()
+    for kind in ("undo", "undo", "redo", "undo", "redo", "redo", "redo"):  # the last: nothing to redo
+        session.submit(Intent(kind))
+    await session.wait_idle()
+    out.append([session.game.board, session.game.undos, len(session.game.history)])
     session.submit(Intent("restart"))
     session.submit(Intent.move("right", AI))
     await session.wait_idle()

@@ -338,6 +338,8 @@ class AiControls:
     def _on_session_event(self, event: str, intent: Intent, _payload: Any) -> None:
         if event in ("submitted", "move") and intent.kind == "move" and intent.source == HUMAN:
             self.stop_autoplay("Autoplay stopped by your move.")
+        elif event == "submitted" and intent.kind in ("undo", "redo"):
+            self.stop_autoplay(f"Autoplay stopped: {intent.kind}.")
         elif event in ("restart", "switch"):
             self.stop_autoplay("Autoplay stopped: new game.")
         elif event == "keep_going" and self.waiting_at_win:

@@ -33,6 +33,16 @@ def cell_values(game: Game) -> list[int]:
     return [(1 << rank) if (rank := (board >> (4 * cell)) & 0xF) else 0 for cell in range(16)]
 
 
+def undo_sentence(taken: Direction, game: Game) -> str:
+    """A move taken back: which, and the game's undos so far."""
+    undos = f"{game.undos} undo{'s' if game.undos != 1 else ''} in this game"
+    return f"Took back the move {direction_named(taken)}. {score_sentence(game)} {undos}."
+
+
+NOTHING_TO_UNDO = "Nothing to take back: this game has no move left to undo."
+NOTHING_TO_REDO = "Nothing to play again: no move was taken back since the last one played."
+
+
 def score_sentence(game: Game) -> str:
     return f"Score {game.score}."
 

@@ -5,7 +5,8 @@ functions (``direction_for_key``, ``swipe_direction``) so tests pin them down
 in CPython; ``InputRouter`` only attaches listeners and forwards.
 
 * keys: arrows, WASD and vim HJKL move; a key pressed with Ctrl, Alt or Meta
-  is left to the browser (Ctrl+R must still reload); keys typed into a form
+  is left to the browser (Ctrl+R must still reload), except the editing
+  shortcuts undo and redo (``history_shortcut``); keys typed into a form
   control (the think-time slider uses the arrow keys) are left alone;
 * touch: one-finger swipes on the board;
 * pointer: mouse or pen drags on the board (touch pointers are ignored there,
@@ -48,6 +49,18 @@ def direction_for_key(key: str, ctrl: bool = False, alt: bool = False, meta: boo
     return KEY_DIRECTIONS.get(key.lower())
 
 
+def history_shortcut(key: str, ctrl: bool, meta: bool, shift: bool) -> str | None:
+    """ "undo" for Ctrl+Z or Cmd+Z, "redo" for Ctrl+Shift+Z, Cmd+Shift+Z or Ctrl+Y; None for anything else."""
+    if not (ctrl or meta):
+        return None
+    key = key.lower()
+    if key == "z":
+        return "redo" if shift else "undo"
+    if key == "y" and ctrl:
+        return "redo"
+    return None
+
+
 def swipe_direction(dx: float, dy: float, threshold: float = SWIPE_THRESHOLD_PX) -> Direction | None:
     """The move of a stroke by (dx, dy) pixels (y grows downward), or None when it is too short."""
     if max(abs(dx), abs(dy)) < threshold:
@@ -66,12 +79,14 @@ class InputRouter:
         board_el: Any,
         on_move: Callable[[Direction], None],
         key_actions: dict[str, Callable[[], None]] | None = None,
+        history_actions: dict[str, Callable[[], None]] | None = None,
     ) -> None:
         from pyscript.ffi import create_proxy  # browser only
 
         self.window = document.defaultView
         self.on_move = on_move
         self.key_actions = {k.lower(): v for k, v in (key_actions or {}).items()}
+        self.history_actions = history_actions or {}  # "undo" and "redo", for the editing shortcuts
         self._touch_start: tuple[float, float] | None = None
         self._pointer_start: tuple[int, float, float] | None = None
         # Proxies live as long as the page: keep references so they are never collected.
@@ -93,6 +108,10 @@ class InputRouter:
         if getattr(target, "tagName", None) in FORM_TAGS or getattr(target, "isContentEditable", False):
             return
         if event.ctrlKey or event.altKey or event.metaKey:
+            action = self.history_actions.get(history_shortcut(event.key, event.ctrlKey, event.metaKey, event.shiftKey))
+            if action is not None and not event.altKey:
+                event.preventDefault()
+                action()
             return
         direction = direction_for_key(event.key)
         if direction is not None:

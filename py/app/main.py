@@ -129,6 +129,12 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     def keep_going() -> None:
         session.submit(Intent("keep_going"))
 
+    def undo() -> None:
+        session.submit(Intent("undo"))
+
+    def redo() -> None:
+        session.submit(Intent("redo"))
+
     client = AiClient(start_ai_worker)
     controls = AiControls(document, session, view, client, storage, create_proxy)
     controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy, controls.fail)
@@ -144,17 +150,21 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
-    key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle}
+    key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle, "u": undo, "y": redo}
     key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
     # While a position is edited, game moves and game keys do nothing; T plays the edited position.
     game_keys = {key: editor.guard(action) for key, action in key_actions.items()}
     game_keys[EDIT_KEY] = editor.toggle
-    _keep_alive.extend([controls, editor, InputRouter(document, view.board_el, editor.guard(move), game_keys)])
+    history_keys = {"undo": editor.guard(undo), "redo": editor.guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
+    router = InputRouter(document, view.board_el, editor.guard(move), game_keys, history_keys)
+    _keep_alive.extend([controls, editor, router])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)
     on_click("keep-going", keep_going)
     on_click("kept-games", switcher.resume_kept)
+    on_click("undo", editor.guard(undo))
+    on_click("redo", editor.guard(redo))
     on_click("notice-close", view.hide_notice)
     on_click("notice-action", view.run_notice_action)
     on_event(window, "storage", lambda event: switcher.on_storage(_text(event.key), _text(event.newValue)))

@@ -24,7 +24,7 @@ except ImportError:
 
 from app import announce
 from game2048.board import Direction, direction_named
-from game2048.game import Game
+from game2048.game import Game, MoveOutcome
 
 SLIDE_SECONDS = 0.1
 # With this many intents still waiting, slides are cut short so a burst of keys drains quickly.
@@ -38,8 +38,8 @@ AI = "ai"
 class Intent:
     """What the player (or the AI) wants: a move, a restart, to keep going after the win, or another game.
 
-    ``kind`` is "move", "restart", "keep_going" or "switch"; ``game`` is the
-    game to play from now on, for "switch".
+    ``kind`` is "move", "restart", "keep_going", "switch", "undo" or "redo";
+    ``game`` is the game to play from now on, for "switch".
     """
 
     def __init__(
@@ -71,7 +71,8 @@ class PlaySession:
     ``view`` draws (``app.view.BoardView`` in the page): ``render(game)``,
     ``slide(outcome)``, ``settle(game, outcome)``, ``show_score(score, best,
     added=0)``, ``show_overlays(game)``, ``set_settled(settled)``,
-    ``show_notice(text, error=False)`` and ``announce(text)``.  ``storage``
+    ``show_notice(text, error=False)``, ``announce(text)`` and
+    ``show_history(game)`` (the undo and redo buttons).  ``storage``
     saves (``app.saved_games.SavedGames``): ``save(game) -> bool``,
     ``clear()``, ``best_score()``, ``save_best_score(score) -> int`` and
     ``take_notices() -> list[str]``.  Each listener is called as
@@ -101,6 +102,7 @@ class PlaySession:
         self.view.render(self.game)
         self.view.show_score(self.game.score, self.best)
         self.view.show_overlays(self.game)
+        self.view.show_history(self.game)
 
     def submit(self, intent: Intent) -> None:
         """Queue an intent; the queue is drained in order by one task.
@@ -156,6 +158,10 @@ class PlaySession:
                     self._keep_going(intent)
                 elif intent.kind == "switch":
                     self._switch(intent)
+                elif intent.kind == "undo":
+                    self._undo(intent)
+                elif intent.kind == "redo":
+                    await self._redo(intent)
         finally:
             self.view.set_settled(True)
             self._idle.set()
@@ -168,6 +174,29 @@ class PlaySession:
             if intent.source == HUMAN:
                 self.view.announce(announce.blocked_sentence(outcome.direction))
             return
+        await self._show_move(intent, outcome)
+
+    def _undo(self, intent: Intent) -> None:
+        taken = self.game.undo()
+        if taken is None:
+            self.view.announce(announce.NOTHING_TO_UNDO)
+            return
+        self._save()  # a finished game, cleared from storage, is open again
+        self.view.render(self.game)
+        self.view.show_score(self.game.score, self.best)
+        self.view.show_overlays(self.game)
+        self.view.show_history(self.game)
+        self.view.announce(announce.undo_sentence(taken, self.game))
+        self._notify("undo", intent, taken)
+
+    async def _redo(self, intent: Intent) -> None:
+        if not self.game.undone or not self.accepts_moves():
+            self.view.announce(announce.NOTHING_TO_REDO)
+            return
+        await self._show_move(intent, self.game.redo())
+
+    async def _show_move(self, intent: Intent, outcome: MoveOutcome) -> None:
+        """Save, slide and settle a move the game has made (``outcome``), and tell the listeners."""
         if self.game.score > self.best:
             self.best = self.storage.save_best_score(self.game.score)
         if self.game.over:
@@ -177,6 +206,7 @@ class PlaySession:
             self._save()
         self.view.slide(outcome)
         self.view.show_score(self.game.score, self.best, outcome.points)
+        self.view.show_history(self.game)
         self._notify("move", intent, outcome)
         pause = FAST_SLIDE_SECONDS if len(self.queue) >= BACKLOG_FAST else self.slide_seconds
         await asyncio.sleep(pause)
@@ -207,6 +237,7 @@ class PlaySession:
         self.view.render(self.game)
         self.view.show_score(self.game.score, self.best)
         self.view.show_overlays(self.game)
+        self.view.show_history(self.game)
 
     def _keep_going(self, intent: Intent) -> None:
         if not self.game.paused_at_win:

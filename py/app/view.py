@@ -62,6 +62,9 @@ class BoardView:
         self.notice_text = document.getElementById("notice-text")
         self.notice_action_el = document.getElementById("notice-action")
         self.kept_button = document.getElementById("kept-games")
+        self.undo_button = document.getElementById("undo")
+        self.redo_button = document.getElementById("redo")
+        self.undo_count = document.getElementById("undo-count")
         self.announcer = document.getElementById("announcer")
         cells = self.board_el.querySelectorAll('[role="gridcell"]')
         self.cells = [cells.item(i) for i in range(cells.length)]  # 16, top-left first, row by row
@@ -225,6 +228,15 @@ class BoardView:
     def hide_notice(self) -> None:
         self.notice_el.hidden = True
         self._notice_action = None
+
+    def show_history(self, game: Game) -> None:
+        """The Undo and Redo buttons (enabled when they can act) and the game's undo count."""
+        self.undo_button.disabled = not game.history
+        self.redo_button.disabled = not game.undone
+        self.undo_count.textContent = str(game.undos) if game.undos else ""
+        self.undo_button.setAttribute(
+            "aria-label", f"Undo ({game.undos} so far in this game)" if game.undos else "Undo"
+        )
 
     def show_kept_games(self, count: int) -> None:
         """The "Resume kept game" button, shown while games are kept."""

@@ -158,6 +158,9 @@ class Game:
         self.won = won
         self.keep_playing = keep_playing
         self.rng = MersenneTwister() if rng is None else rng
+        self.history: list[tuple] = []  # per move played: (its direction, the position before it); see ``undo``
+        self.undone: list[Direction] = []  # the moves taken back, the latest last: what ``redo`` plays again
+        self.undos = 0
 
     def __repr__(self) -> str:
         return (
@@ -200,6 +203,8 @@ class Game:
         if new_board == self.board:
             return MoveOutcome(direction, False, 0, over=self.over)
         journeys, merged = trace_move(self.board, direction)
+        self.history.append((direction, self._position()))
+        self.undone = []
         self.board = new_board
         self.score += points
         self.moves += 1
@@ -208,6 +213,33 @@ class Game:
         if won_now:
             self.won = True
         return MoveOutcome(direction, True, points, tuple(journeys), tuple(merged), spawned, won_now, self.over)
+
+    def _position(self) -> tuple:
+        """Everything a move changes, the generator's place included (``MersenneTwister.snapshot``: no copy)."""
+        return (self.board, self.score, self.moves, self.won, self.keep_playing, self.rng.snapshot())
+
+    def undo(self) -> Direction | None:
+        """Take back the last move, the generator included, so the same move again brings the same tile.
+
+        Returns the move taken back (``redo`` can play it again), or None when
+        no move of this game is left to take back.
+        """
+        if not self.history:
+            return None
+        direction, (self.board, self.score, self.moves, self.won, self.keep_playing, rng) = self.history.pop()
+        self.rng.restore(rng)
+        self.undone.append(direction)
+        self.undos += 1
+        return direction
+
+    def redo(self) -> MoveOutcome | None:
+        """Play again the move ``undo`` took back last (the same tile comes); None when there is none."""
+        if not self.undone:
+            return None
+        waiting = self.undone
+        outcome = self.play(waiting.pop())
+        self.undone = waiting
+        return outcome
 
     def continue_after_win(self) -> None:
         """The player chose "Keep going"."""

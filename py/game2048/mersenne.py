@@ -81,7 +81,7 @@ class MersenneTwister:
         self._init_by_array(key or [0])
 
     def _init_genrand(self, s: int) -> None:
-        mt = self.mt
+        self.mt = mt = [0] * N  # a new list: a snapshot may hold the old one
         mt[0] = s & WORD
         for i in range(1, N):
             previous = mt[i - 1]
@@ -112,10 +112,11 @@ class MersenneTwister:
         mt[0] = 0x80000000
 
     def _twist(self) -> None:
-        mt = self.mt
+        mt = list(self.mt)  # a new list, so that a snapshot's words never change (see ``snapshot``)
         for k in range(N):
             y = (mt[k] & UPPER_MASK) | (mt[(k + 1) % N] & LOWER_MASK)
             mt[k] = mt[(k + M) % N] ^ (y >> 1) ^ (MATRIX_A if y & 1 else 0)
+        self.mt = mt
         self.index = 0
 
     def next_word(self) -> int:
@@ -161,6 +162,18 @@ class MersenneTwister:
         while r >= stop:
             r = self.getrandbits(k)
         return r
+
+    def snapshot(self) -> tuple:
+        """Where the generator stands, cheap enough to take before every move (for undo): its words and position.
+
+        The words list is never changed in place once made (a twist makes a new
+        one), so the snapshot holds it rather than a copy; ``restore`` goes back.
+        """
+        return (self.mt, self.index)
+
+    def restore(self, snapshot: tuple) -> None:
+        """Go back to ``snapshot()``'s point: the same draws follow."""
+        self.mt, self.index = snapshot
 
     def getstate(self) -> tuple:
         """``random.Random.getstate()``'s form: (3, the 624 words and the position, None)."""

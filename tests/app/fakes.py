@@ -47,6 +47,9 @@ class FakeView:
     def show_kept_games(self, count):
         self.kept = count
 
+    def show_history(self, game):
+        self.history = (len(game.history), len(game.undone), game.undos)
+
     def announce(self, text):
         self.announced.append(text)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.inputs import SWIPE_THRESHOLD_PX, direction_for_key, swipe_direction
+from app.inputs import SWIPE_THRESHOLD_PX, direction_for_key, history_shortcut, swipe_direction
 from game2048.board import DOWN, LEFT, RIGHT, UP
 
 
@@ -54,3 +54,14 @@ def test_short_strokes_do_nothing_and_long_ones_follow_the_dominant_axis(dx, dy)
 def test_threshold_is_ten_pixels():
     assert swipe_direction(9.9, 0) is None and swipe_direction(10, 0) == RIGHT
     assert swipe_direction(0, -10) == UP
+
+
+def test_the_editing_shortcuts_undo_and_redo():
+    assert history_shortcut("z", ctrl=True, meta=False, shift=False) == "undo"
+    assert history_shortcut("Z", ctrl=False, meta=True, shift=False) == "undo"
+    assert history_shortcut("Z", ctrl=True, meta=False, shift=True) == "redo"
+    assert history_shortcut("z", ctrl=False, meta=True, shift=True) == "redo"
+    assert history_shortcut("y", ctrl=True, meta=False, shift=False) == "redo"
+    assert history_shortcut("y", ctrl=False, meta=True, shift=False) is None  # Cmd+Y is the history window
+    assert history_shortcut("z", ctrl=False, meta=False, shift=False) is None  # a plain z is not a shortcut
+    assert history_shortcut("r", ctrl=True, meta=False, shift=False) is None  # Ctrl+R still reloads

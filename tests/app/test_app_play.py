@@ -8,7 +8,7 @@ from fakes import FakeView
 from app.play import AI, HUMAN, NOT_SAVED, Intent, PlaySession
 from app.saved_games import SavedGames
 from app.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage
-from game2048.board import from_rows, to_rows
+from game2048.board import from_rows, legal_moves, to_rows
 from game2048.game import Game
 
 
@@ -200,3 +200,52 @@ def test_the_best_score_is_the_highest_any_tab_saved():
     session, view, backend = run_async(scenario)
     assert 0 < session.game.score < 50000
     assert backend.getItem(BEST_KEY) == "50000" and session.best == 50000 and view.best == 50000
+
+
+def test_undo_and_redo_in_the_queue_take_back_and_replay_the_same_tiles_and_save():
+    async def scenario():
+        session, view, storage = _session(Game.new(6))
+        for direction in ("left", "up", "right", "down", "left"):
+            session.submit(Intent.move(direction))
+        await session.wait_idle()
+        after_five = (session.game.board, session.game.score)
+        for _ in range(3):
+            session.submit(Intent("undo"))
+        await session.wait_idle()
+        after_two = (session.game.board, session.game.score, storage.load().board)
+        for _ in range(3):
+            session.submit(Intent("redo"))
+        session.submit(Intent("redo"))  # nothing left to play again
+        await session.wait_idle()
+        return session, view, after_five, after_two
+
+    session, view, after_five, after_two = run_async(scenario)
+    reference = _reference(6, ["left", "up", "right", "down", "left"])
+    assert reference.moves == 5  # every move of the script changes the board
+    two = _reference(6, ["left", "up"])
+    assert after_two[:2] == (two.board, two.score) and after_two[2] == two.board  # saved as undone
+    assert (session.game.board, session.game.score) == after_five == (reference.board, reference.score)
+    assert session.game.undos == 3 and view.history == (5, 0, 3)
+    assert any("Took back the move left" in said for said in view.announced)
+    assert view.announced[-1].startswith("Nothing to play again")
+
+
+def test_undo_after_game_over_reopens_the_game_and_undo_with_nothing_to_take_back_says_so():
+    async def scenario():
+        game = Game.from_position(from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]]), seed=2)
+        session, view, storage = _session(game)
+        session.submit(Intent("undo"))  # a position set up by hand has no move to take back
+        await session.wait_idle()
+        said_first = view.announced[-1]
+        while not session.game.over:
+            session.submit(Intent.move(legal_moves(session.game.board)[0]))
+            await session.wait_idle()
+        over = session.game.over
+        session.submit(Intent("undo"))
+        await session.wait_idle()
+        return session, view, storage, said_first, over
+
+    session, view, storage, said_first, over = run_async(scenario)
+    assert said_first.startswith("Nothing to take back")
+    assert over and not session.game.over and view.overlays == (False, False)
+    assert storage.load() is not None and storage.load().board == session.game.board  # open again, and saved

@@ -1,10 +1,11 @@
-"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | agreement | explain``.
+"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``.
 
 Examples::
 
     python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl
     python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl --resume
     python -m game2048.lab summary ex.jsonl
+    python -m game2048.lab link ex.jsonl --seed 7
     python -m game2048.lab run --games 50 --seed-start 1 --depth 3 --stop-tile 2048
     python -m game2048.lab features --preset classic --games 20 --depth 2 --report reports/classic-features
     python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
@@ -25,13 +26,14 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
 from .play import default_jobs, play_games
-from .records import RecordFile, config_key, played_option, read, resumable
+from .records import RecordFile, config_key, game_record, played_option, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 
 
@@ -129,7 +131,15 @@ def build_parser() -> argparse.ArgumentParser:
     expl.add_argument("--json", action="store_true", help="print the explanation as JSON (what the page receives)")
     summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
     summ.add_argument("files", type=Path, nargs="+", help="JSON-lines files written by run --out")
+    link = sub.add_parser("link", help="the page link that replays a saved game")
+    link.add_argument("file", type=Path, help="a JSON-lines file written by run --out (or a report's games.jsonl)")
+    link.add_argument("--seed", type=int, required=True, help="the game's seed")
+    link.add_argument("--base", default=PAGE_URL, help=f"the page's address (default {PAGE_URL}, what make run serves)")
     return parser
+
+
+PAGE_URL = "http://127.0.0.1:8000/"
+"""Where ``make run`` serves the page."""
 
 
 def _config(args: argparse.Namespace) -> PlayConfig:
@@ -182,6 +192,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "summary":
             _summary(args.files)
+            return 0
+        if args.command == "link":
+            _link(args.file, args.seed, args.base)
             return 0
         if args.command == "explain":
             _explain(args)
@@ -321,6 +334,27 @@ def _summary(files: Sequence[Path]) -> None:
         config = _played_with(records[0])
         blocks.append(f"{_games(len(records))}; {_heading(config)}\n{_report(records, config)}")
     print("\n\n".join(blocks))
+
+
+def _link(path: Path, seed: int, base: str) -> None:
+    """Print the page link that replays the game of ``seed`` in ``path`` (one per configuration that played it).
+
+    A report's ``games.jsonl`` holds each seed once per configuration, so each link is then labelled.
+    """
+    found = [record for record in read(path) if record["seed"] == seed]
+    if not found:
+        raise ConfigError(f"{path} has no game of seed {seed}")
+    lines = []
+    for record in found:
+        game = game_record(record)
+        if game is None:
+            raise ConfigError(
+                f"the game of seed {seed} in {path} was saved without its moves (a file from before games were "
+                "recorded); play it again with the same command to get its link"
+            )
+        link = f"{base}{'&' if '?' in base else '?'}{LINK_PARAM}={encode_game(game.seed, game.moves)}"
+        lines.append(link if len(found) == 1 else f"{_played_with(record).label()}: {link}")
+    print("\n".join(lines))
 
 
 def _heading(config: PlayConfig) -> str:

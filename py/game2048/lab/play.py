@@ -4,7 +4,9 @@ One game is ``Game.new(seed)`` driven by ``search.best_move``, exactly as the
 page drives it, until the stop tile appears or no move is left.  Its record is
 plain JSON (one line of ``--out``): the seed, the outcome, the think time per
 move (measured around ``best_move``, what a person waits for), the depths the
-search completed, and the configuration that produced it.
+search completed, the configuration that produced it, and the game itself as a
+``GameRecord`` (``game_record``: the moves and each move's decision), which
+replays it and gives the page's link to it (``lab link``).
 
 At a fixed depth the search is deterministic and so is the game (the seed fixes
 every spawn), which is what makes a lab run reproducible; at a think time the
@@ -28,6 +30,7 @@ import numpy as np
 
 from ..board import max_rank, rank_of
 from ..game import Game
+from ..game_record import GameRecord, decision
 from ..search import decide
 from .config import PlayConfig
 from .progress import Progress
@@ -42,13 +45,16 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
     """Play one seeded game with ``config``; ``report(seed, moves)`` is called every few moves.
 
     The record's ``_think_ms`` and ``_depths`` hold every move's values, for the
-    summary (``records`` writes them as ``move_think_ms`` and ``move_depths``).
+    summary (``records`` writes them as ``move_think_ms`` and ``move_depths``);
+    ``record`` is the game's ``GameRecord.to_dict()``, each move an AI decision.
     """
     game = Game.new(seed)
     stop_rank = rank_of(config.stop_tile) if config.stop_tile else None
     options = config.search_options()
     think: list[float] = []
     depths: list[int] = []
+    moves: list[str] = []
+    decisions: list[dict[str, Any] | None] = []
     nodes = 0
     start = time.perf_counter()
     while not game.over:
@@ -62,6 +68,8 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
         if result.move is None:  # cannot happen while the game is not over; kept as a guard against a loop
             break
         game.play(result.move)
+        moves.append(result.move)
+        decisions.append(decision(config.algorithm, config.preset_name, result.depth, think[-1], result.rescued))
         if report is not None and game.moves % REPORT_EVERY == 0:
             report(seed, game.moves)
     elapsed = time.perf_counter() - start
@@ -83,6 +91,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
         "nodes": nodes,
         "seconds": elapsed,
         **config.to_dict(),
+        "record": GameRecord(seed, moves, decisions).to_dict(),
         "_think_ms": think,
         "_depths": depths,
     }

@@ -12,6 +12,9 @@ moves, think-time p50/p99/max, depth median/p10, ...), the configuration that
 played the game, and every move's think time and completed depth
 (``move_think_ms``, ``move_depths``), so a summary of games read back is the
 same summary as of games just played, percentiles over every move included.
+Lines written since games were recorded also hold ``record``, the game itself
+(``GameRecord.to_dict()``: its moves and each move's decision); older lines
+lack it and read as before, only without a game to replay or link to.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from ..game_record import GameRecord, RecordError
 from .config import ConfigError, PlayConfig
 
 Record = dict[str, Any]
@@ -81,6 +85,20 @@ def read(path: Path) -> list[Record]:
             raise ConfigError(f"{path}:{number} is not a game record ({exc}); give another --out") from None
         records.append(from_json(data))
     return records
+
+
+def game_record(record: Record) -> GameRecord | None:
+    """The game a line holds, replayed and checked; None for a line written before lines held their game.
+
+    A damaged game raises ``ConfigError`` naming its seed and what is wrong.
+    """
+    data = record.get("record")
+    if data is None:
+        return None
+    try:
+        return GameRecord.from_dict(data)
+    except RecordError as exc:
+        raise ConfigError(f"the saved game of seed {record.get('seed')} is damaged: {exc}") from None
 
 
 OPTION_FIELDS = ("reductions", "rescue")

@@ -1,0 +1,504 @@
+"""A whole game as data (seed, moves, who chose each move, how it ended), and a link that holds one.
+
+A ``GameRecord`` is what the page keeps of each game ("Your games", undo,
+replay) and what the lab saves with each game: the seed fixes every spawn, so
+the seed and the moves are the whole game, and ``replay`` rebuilds it move by
+move with ``Game.new(seed)`` and ``Game.play``, the same path a game is played
+on (so a record made today replays the same game as long as a seed does).
+Each move carries ``None`` (a person chose it) or the AI's decision summary;
+the result (max tile, score, moves, won / lost / unfinished) is never trusted
+from outside: it is derived by replaying, and a stored one must agree.
+
+``encode_game`` packs a seed and moves into the text of a share link
+(``?game=<code>``, 2 bits a move, URL-safe); ``decode_game`` reads it back and
+says what is wrong with a link that was cut short or changed.
+
+Plain Python that CPython, Pyodide and MicroPython share, like ``board``: the
+page's main thread imports it.
+"""
+
+import math
+
+from .board import DIRECTIONS, Board, Direction, max_rank
+from .game import MAX_SEED, Game
+
+try:  # names for annotations only: MicroPython skips annotations and has no typing module
+    from typing import Any
+except ImportError:
+    pass
+
+RECORD_VERSION = 1
+MAX_MOVES = 100_000
+"""Longer records and links are refused before they are read: a game to 2048 takes about 1,000 moves."""
+OUTCOMES = ("won", "lost", "unfinished")
+"""A game is won once 2048 is reached (even if lost later), lost when no move is left, else unfinished."""
+DECISION_FIELDS = ("algorithm", "preset", "depth", "think_ms", "rescued")
+"""An AI move's summary: who decided, how deep the search got, how long it took (ms), and whether the rescue
+search of a proven loss chose the move."""
+MOVE_LETTERS = "urdl"
+"""One letter a move in the saved form, in ``DIRECTIONS`` order."""
+MAX_NAME_CHARS = 40
+"""The longest algorithm or preset name a decision may carry."""
+MAX_THINK_MS = 86_400_000.0
+"""The longest think time a decision may carry (a day): longer is not a measurement."""
+
+LINK_PARAM = "game"
+"""The page's query parameter that carries a game: ``?game=<encode_game(...)>``."""
+LINK_VERSION = 1
+LINK_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+"""base64url's 64 characters: each carries 6 bits and none needs escaping in a URL."""
+CHECK_MODULUS = 262139
+"""The largest prime below 2**18: the link's check is three characters."""
+CHECK_CHARS = 3
+SEED_CHARS = 13
+"""A seed takes 5 bits a character: 13 characters hold 63 bits."""
+COUNT_CHARS = 4
+"""The move count takes 5 bits a character: 4 characters hold up to 2**20 - 1 > ``MAX_MOVES``."""
+MAX_LINK_CHARS = 1 + SEED_CHARS + COUNT_CHARS + (MAX_MOVES + 2) // 3 + CHECK_CHARS
+
+_LETTER = {}
+_DIRECTION_OF_LETTER = {}
+_CODE = {}
+for _i, _direction in enumerate(DIRECTIONS):
+    _LETTER[_direction] = MOVE_LETTERS[_i]
+    _DIRECTION_OF_LETTER[MOVE_LETTERS[_i]] = _direction
+    _CODE[_direction] = _i
+_VALUE = {}
+for _i, _char in enumerate(LINK_ALPHABET):
+    _VALUE[_char] = _i
+
+
+class RecordError(ValueError):
+    """A record that is not a game this engine could have played; the message says what is wrong."""
+
+
+class LinkError(ValueError):
+    """A share link that does not hold a game; the message says what is wrong, for the notice on the page."""
+
+
+def decision(algorithm: str, preset: str, depth: int, think_ms: float, rescued: bool = False) -> "dict[str, Any]":
+    """An AI move's summary, checked, its think time rounded to 0.1 ms (finer is noise, and bytes on disk)."""
+    summary = {"algorithm": algorithm, "preset": preset, "depth": depth, "think_ms": think_ms, "rescued": rescued}
+    summary = _checked_decision(summary, "a decision")
+    summary["think_ms"] = round(float(think_ms), 1)
+    return summary
+
+
+def decision_from_answer(answer: "dict[str, Any]") -> "dict[str, Any]":
+    """The summary of a search's answer (``SearchResult.to_dict()``, the worker's reply): its time is ``elapsed_ms``."""
+    try:
+        return decision(
+            answer["algorithm"], answer["preset"], answer["depth"], answer["elapsed_ms"], bool(answer.get("rescued"))
+        )
+    except (KeyError, TypeError, AttributeError):
+        raise RecordError("the answer is not a search's decision") from None
+
+
+class GameRecord:
+    """One seeded game: its moves, each move's decision (``None`` for a person's), and the undos it used.
+
+    ``moves`` and ``decisions`` have the same length.  ``started`` and
+    ``ended`` are times in ms since the epoch (``None`` when unknown), for
+    the page's table of games.  The page records a game as it is played:
+    ``append`` after each move and ``undo`` on an undo (a redo is an
+    ``append`` of the move again).  Change ``moves`` and ``decisions`` only
+    through these two: they keep the record's replayed game in step (an
+    undo is that game's own, no replay).  The constructor checks the
+    fields' types; whether the moves are legal is checked by replaying
+    (``result``, ``append``, ``to_dict``, ``from_dict``): ``RecordError``.
+    """
+
+    def __init__(
+        self,
+        seed: int,
+        moves: "list[Direction] | None" = None,
+        decisions: "list[dict[str, Any] | None] | None" = None,
+        undos: int = 0,
+        started: "float | None" = None,
+        ended: "float | None" = None,
+    ) -> None:
+        self.version = RECORD_VERSION
+        self.seed = _checked_seed(seed, "the record's seed")
+        self.moves = _checked_moves(moves)
+        if decisions is None:
+            decisions = [None] * len(self.moves)
+        if not isinstance(decisions, list) or len(decisions) != len(self.moves):
+            raise RecordError(f"a record has one decision per move: {len(self.moves)} moves, {_count(decisions)}")
+        self.decisions = [
+            None if d is None else _checked_decision(d, f"the decision of move {n}") for n, d in enumerate(decisions, 1)
+        ]
+        if _not_whole(undos) or undos < 0:
+            raise RecordError(f"the record's undos is not a non-negative whole number: {_short(undos)}")
+        self.undos = undos
+        self.started = _checked_time(started, "started")
+        self.ended = _checked_time(ended, "ended")
+        self._game = None  # the game after every move, once replayed; kept in step by append
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, GameRecord) and self._fields() == other._fields()
+
+    def __repr__(self) -> str:
+        return f"GameRecord(seed={self.seed}, moves={len(self.moves)}, undos={self.undos})"
+
+    def _fields(self) -> tuple:
+        return (self.version, self.seed, self.moves, self.decisions, self.undos, self.started, self.ended)
+
+    def append(self, direction: Direction, decision: "dict[str, Any] | None" = None) -> None:
+        """Record the next move; ``RecordError`` if it does not change the board (nothing is recorded then).
+
+        Costs one move (the record keeps its replayed game in step), or one
+        replay the first time, for a record made from saved moves.
+        """
+        if direction not in _CODE:
+            raise RecordError(f"a move is one of up, right, down, left; got {_short(direction)}")
+        if decision is not None:
+            decision = _checked_decision(decision, "the move's decision")
+        if len(self.moves) >= MAX_MOVES:
+            raise RecordError(f"a record holds at most {MAX_MOVES} moves")
+        _play(self._replayed(), direction, len(self.moves) + 1)
+        self.moves.append(direction)
+        self.decisions.append(decision)
+
+    def undo(self) -> "tuple[Direction, dict[str, Any] | None]":
+        """Take back the last move and count the undo; returns the move and its decision (for a redo)."""
+        if not self.moves:
+            raise RecordError("there is no move to undo")
+        if self._game is not None:
+            self._game.undo()  # the game's own undo (it keeps each move's position): no replay
+        self.undos += 1
+        return self.moves.pop(), self.decisions.pop()
+
+    def result(self) -> "dict[str, Any]":
+        """``{"max_tile", "score", "moves", "outcome"}`` of the replayed game (``outcome`` is one of ``OUTCOMES``)."""
+        game = self._replayed()
+        return {
+            "max_tile": 1 << max_rank(game.board),
+            "score": game.score,
+            "moves": game.moves,
+            "outcome": outcome(game),
+        }
+
+    def ai_moves(self) -> int:
+        """How many moves the AI chose."""
+        return len(self.decisions) - self.decisions.count(None)
+
+    def _replayed(self) -> Game:
+        if self._game is None:
+            self._game = replay(self)
+        return self._game
+
+    def to_dict(self) -> "dict[str, Any]":
+        """The saved form, JSON-ready, with the result (so a table of games need not replay them).
+
+        Compact, since a game is about 1,000 moves: the moves are one string of
+        ``MOVE_LETTERS``; with AI moves, ``deciders`` lists each (algorithm,
+        preset) once and ``decisions`` holds, per move, ``null`` (a person) or
+        ``[decider index, depth, think_ms, rescued]``.
+        """
+        data = {
+            "version": self.version,
+            "seed": self.seed,
+            "moves": "".join(_LETTER[d] for d in self.moves),
+            "undos": self.undos,
+            "started": self.started,
+            "ended": self.ended,
+            "result": self.result(),
+        }
+        if self.ai_moves():
+            data["deciders"], data["decisions"] = _pack_decisions(self.decisions)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: Any) -> "GameRecord":
+        """A record from its saved form (``to_dict``), replayed; ``RecordError`` saying what is wrong with it."""
+        if not isinstance(data, dict):
+            raise RecordError("the record is not an object")
+        version = data.get("version")
+        if version != RECORD_VERSION or isinstance(version, bool):
+            raise RecordError(f"the record is from another version ({_short(version)})")
+        letters = data.get("moves")
+        if not isinstance(letters, str):
+            raise RecordError(f"the record's moves are not a string of the letters urdl: {_short(letters)}")
+        if len(letters) > MAX_MOVES:
+            raise RecordError(f"the record has {len(letters)} moves, more than {MAX_MOVES}")
+        moves = []
+        for number, letter in enumerate(letters, 1):
+            direction = _DIRECTION_OF_LETTER.get(letter)
+            if direction is None:
+                raise RecordError(f"the record's move {number} is not a direction: {_short(letter)}")
+            moves.append(direction)
+        decisions = _unpack_decisions(data.get("deciders"), data.get("decisions"), len(moves))
+        record = cls(data.get("seed"), moves, decisions, data.get("undos", 0), data.get("started"), data.get("ended"))
+        computed = record.result()
+        stored = data.get("result")
+        if stored is not None and stored != computed:
+            raise RecordError(f"the record's result {_short(stored)} disagrees with its moves, which give {computed}")
+        return record
+
+
+def outcome(game: Game) -> str:
+    """``"won"`` once 2048 was reached, ``"lost"`` when no move is left, else ``"unfinished"``."""
+    if game.won:
+        return "won"
+    return "lost" if game.over else "unfinished"
+
+
+def replay(record: GameRecord, upto: "int | None" = None) -> Game:
+    """The game after the record's first ``upto`` moves (all by default), played from ``Game.new(seed)``.
+
+    A move after the win goes on as "keep going" does.  ``RecordError`` names
+    the first move that does not change the board.
+    """
+    count = len(record.moves) if upto is None else upto
+    if _not_whole(count) or not 0 <= count <= len(record.moves):
+        raise RecordError(f"a replay goes up to a move from 0 to {len(record.moves)}, not {_short(upto)}")
+    game = Game.new(record.seed)
+    for number in range(1, count + 1):
+        _play(game, record.moves[number - 1], number)
+    return game
+
+
+def positions(record: GameRecord) -> "list[tuple[Board, int]]":
+    """(board, score) at the start and after each move: ``len(moves) + 1`` steps a replay view walks through."""
+    game = Game.new(record.seed)
+    steps = [(game.board, game.score)]
+    for number, direction in enumerate(record.moves, 1):
+        _play(game, direction, number)
+        steps.append((game.board, game.score))
+    return steps
+
+
+def _play(game: Game, direction: Direction, number: int) -> None:
+    """Play move ``number`` of a record (keeping on after a win); ``RecordError`` if it changes nothing."""
+    if game.paused_at_win:
+        game.continue_after_win()
+    if not game.play(direction).moved:
+        raise RecordError(f"move {number} ({direction}) does not change the board")
+
+
+def encode_game(seed: int, moves: "list[Direction]") -> str:
+    """The share code of a game: ``LINK_ALPHABET`` characters only, about one per three moves.
+
+    In 6-bit characters: the link version; the seed and the move count, 5
+    bits a character, low bits first, the 6th bit saying another character
+    follows; three moves a character (2 bits each in ``DIRECTIONS`` order,
+    the first move in the high bits); and a 3-character check, the sum of
+    every character's value times its position (from 1) modulo
+    ``CHECK_MODULUS``, which any one changed or swapped character alters.
+    """
+    seed = _checked_seed(seed, "the seed")
+    moves = _checked_moves(moves)
+    symbols = [LINK_VERSION]
+    _put_number(symbols, seed)
+    _put_number(symbols, len(moves))
+    codes = [_CODE[d] for d in moves] + [0, 0]
+    for i in range(0, len(moves), 3):
+        symbols.append(codes[i] << 4 | codes[i + 1] << 2 | codes[i + 2])
+    check = _check(symbols)
+    symbols += [check >> 12, (check >> 6) & 63, check & 63]
+    return "".join(LINK_ALPHABET[s] for s in symbols)
+
+
+def decode_game(text: Any) -> "tuple[int, list[Direction]]":
+    """(seed, moves) from ``encode_game``'s code; ``LinkError`` saying what is wrong with a bad one.
+
+    Whether the moves are legal is the replay's business (``record_from_link`` does both).
+    """
+    if not isinstance(text, str):
+        raise LinkError("not a game link: it is not text")
+    text = text.strip()
+    if not text:
+        raise LinkError("not a game link: it is empty")
+    if len(text) > MAX_LINK_CHARS:
+        raise LinkError(f"not a game link: it is {len(text)} characters long, longer than any game")
+    symbols = []
+    for char in text:
+        value = _VALUE.get(char)
+        if value is None:
+            raise LinkError(f"not a game link: character {char!r} is not allowed")
+        symbols.append(value)
+    if symbols[0] != LINK_VERSION:
+        raise LinkError(f"unknown link version {symbols[0]}: this page reads version {LINK_VERSION}")
+    seed, at = _get_number(symbols, 1, SEED_CHARS, "seed")
+    count, at = _get_number(symbols, at, COUNT_CHARS, "move count")
+    if seed > MAX_SEED:
+        raise LinkError("not a game link: its seed is above 2^63-1")
+    if count > MAX_MOVES:
+        raise LinkError(f"not a game link: it says it holds {count} moves, more than {MAX_MOVES}")
+    end = at + (count + 2) // 3
+    _check_length(len(symbols), at, end, count)
+    stored = symbols[end] << 12 | symbols[end + 1] << 6 | symbols[end + 2]
+    if stored != _check(symbols[:end]):
+        raise LinkError("the link's check does not match: it was changed or copied wrongly")
+    moves = []
+    for value in symbols[at:end]:
+        moves.append(DIRECTIONS[value >> 4])
+        moves.append(DIRECTIONS[(value >> 2) & 3])
+        moves.append(DIRECTIONS[value & 3])
+    return seed, moves[:count]
+
+
+def record_from_link(text: Any) -> GameRecord:
+    """The game a share code holds, replayed; ``LinkError`` (never ``RecordError``) saying what is wrong."""
+    seed, moves = decode_game(text)
+    record = GameRecord(seed, moves)
+    try:
+        record.result()
+    except RecordError as exc:
+        raise LinkError(f"the link's moves are not a game: {exc}") from None
+    return record
+
+
+def _put_number(symbols: "list[int]", value: int) -> None:
+    """Append ``value`` 5 bits a character, low bits first; 32 marks that another character follows."""
+    while value >= 32:
+        symbols.append(32 | (value & 31))
+        value >>= 5
+    symbols.append(value)
+
+
+def _get_number(symbols: "list[int]", at: int, most: int, what: str) -> "tuple[int, int]":
+    """The number ``_put_number`` wrote at ``at``, and where it ends; at most ``most`` characters."""
+    value = shift = 0
+    for i in range(at, at + most):
+        if i >= len(symbols):
+            raise LinkError("the link is cut short: it ends before its moves")
+        value |= (symbols[i] & 31) << shift
+        shift += 5
+        if not symbols[i] & 32:
+            return value, i + 1
+    raise LinkError(f"not a game link: its {what} takes more than {most} characters")
+
+
+def _check_length(length: int, at: int, end: int, count: int) -> None:
+    """``LinkError`` unless the link is as long as its header says: moves to ``end``, then the check."""
+    if length < end:
+        held = min(count, (length - at) * 3)
+        raise LinkError(f"the link is cut short: it holds {held} of {count} moves")
+    if length < end + CHECK_CHARS:
+        raise LinkError(f"the link is cut short: it holds all {count} moves but not its check")
+    if length > end + CHECK_CHARS:
+        extra = length - end - CHECK_CHARS
+        raise LinkError(f"the link has {extra} character{'' if extra == 1 else 's'} more than the game it holds")
+
+
+def _check(symbols: "list[int]") -> int:
+    total = 0
+    for i, value in enumerate(symbols, 1):
+        total += i * value
+    return total % CHECK_MODULUS
+
+
+def _pack_decisions(decisions: "list[dict[str, Any] | None]") -> "tuple[list[list[str]], list[Any]]":
+    """(deciders, per-move rows) of ``to_dict``'s compact form."""
+    deciders: list[list[str]] = []
+    index: dict[tuple[str, str], int] = {}
+    rows: list[Any] = []
+    for d in decisions:
+        if d is None:
+            rows.append(None)
+            continue
+        key = (d["algorithm"], d["preset"])
+        if key not in index:
+            index[key] = len(deciders)
+            deciders.append([d["algorithm"], d["preset"]])
+        rows.append([index[key], d["depth"], d["think_ms"], d["rescued"]])
+    return deciders, rows
+
+
+def _unpack_decisions(deciders: Any, rows: Any, count: int) -> "list[dict[str, Any] | None]":
+    """The per-move decisions of ``to_dict``'s compact form; all ``None`` when both parts are absent."""
+    if deciders is None and rows is None:
+        return [None] * count
+    if not isinstance(deciders, list) or not all(
+        isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], str)
+        for pair in deciders
+    ):
+        raise RecordError(f"the record's deciders are not a list of [algorithm, preset]: {_short(deciders)}")
+    if not isinstance(rows, list) or len(rows) != count:
+        raise RecordError(f"a record has one decision per move: {count} moves, {_count(rows)}")
+    decisions: list[dict[str, Any] | None] = []
+    for number, row in enumerate(rows, 1):
+        if row is None:
+            decisions.append(None)
+            continue
+        if not isinstance(row, list) or len(row) != 4 or _not_whole(row[0]) or not 0 <= row[0] < len(deciders):
+            raise RecordError(
+                f"the decision of move {number} is not [decider, depth, think_ms, rescued]: {_short(row)}"
+            )
+        algorithm, preset = deciders[row[0]]
+        decisions.append(
+            {"algorithm": algorithm, "preset": preset, "depth": row[1], "think_ms": row[2], "rescued": row[3]}
+        )
+    return decisions
+
+
+def _checked_decision(summary: Any, what: str) -> "dict[str, Any]":
+    """A copy of ``summary`` if it has exactly ``DECISION_FIELDS``, each of its kind; ``RecordError`` otherwise."""
+    if not isinstance(summary, dict) or len(summary) != len(DECISION_FIELDS):
+        raise RecordError(f"{what} is not a summary of {', '.join(DECISION_FIELDS)}: {_short(summary)}")
+    for name in ("algorithm", "preset"):
+        value = summary.get(name)
+        if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME_CHARS:
+            raise RecordError(f"{what} has no {name} name: {_short(value)}")
+    depth, think_ms, rescued = summary.get("depth"), summary.get("think_ms"), summary.get("rescued")
+    if _not_whole(depth) or depth < 0:
+        raise RecordError(f"{what} has a depth that is not a non-negative whole number: {_short(depth)}")
+    if not _is_finite(think_ms) or think_ms < 0 or think_ms > MAX_THINK_MS:
+        raise RecordError(f"{what} has a think time that is not a number of ms: {_short(think_ms)}")
+    if not isinstance(rescued, bool):
+        raise RecordError(f"{what} has a rescued flag that is not true/false: {_short(rescued)}")
+    return {
+        "algorithm": summary["algorithm"],
+        "preset": summary["preset"],
+        "depth": depth,
+        "think_ms": think_ms,
+        "rescued": rescued,
+    }
+
+
+def _checked_moves(moves: Any) -> "list[Direction]":
+    """A copy of ``moves`` if it is a list (or tuple) of at most ``MAX_MOVES`` directions."""
+    if moves is None:
+        return []
+    if not isinstance(moves, (list, tuple)):
+        raise RecordError(f"the moves are not a list of directions: {_short(moves)}")
+    if len(moves) > MAX_MOVES:
+        raise RecordError(f"a record holds at most {MAX_MOVES} moves, not {len(moves)}")
+    for number, direction in enumerate(moves, 1):
+        if direction not in _CODE:
+            raise RecordError(f"move {number} is not a direction (up, right, down, left): {_short(direction)}")
+    return list(moves)
+
+
+def _checked_seed(seed: Any, what: str) -> int:
+    if _not_whole(seed) or not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"{what} is not a whole number from 0 to 2^63-1: {_short(seed)}")
+    return seed
+
+
+def _checked_time(value: Any, name: str) -> "float | None":
+    if value is not None and (not _is_finite(value) or value < 0):
+        raise RecordError(f"the record's {name} time is not a number of ms since 1970: {_short(value)}")
+    return value
+
+
+def _is_finite(value: Any) -> bool:
+    """An int or a finite float (a huge int is fine: it is never made a float here)."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _not_whole(value: Any) -> bool:
+    return isinstance(value, bool) or not isinstance(value, int)
+
+
+def _count(items: Any) -> str:
+    return f"{len(items)} decisions" if isinstance(items, list) else f"decisions {_short(items)}"
+
+
+def _short(value: Any) -> str:
+    """A value for a message, cut short: saved data and links can be any size."""
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."

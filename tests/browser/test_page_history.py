@@ -1,0 +1,70 @@
+"""Undo and redo in the page: keys, buttons and Ctrl+Z take moves back with their tiles, and bring them again."""
+
+import json
+
+from pagekit import engine_rows, read_board, read_score, replay, wait_ai_ready, wait_decisions, wait_settled
+
+from game2048 import board as B
+from game2048.game import Game
+
+PLAYED = ["left", "up", "right", "down", "left"]
+
+
+def _press(page, directions):
+    for direction in directions:
+        page.keyboard.press(f"Arrow{direction[0].upper()}{direction[1:]}")
+
+
+def test_undo_three_moves_and_redo_them_brings_the_same_tiles(open_page):
+    run = open_page("seed=21")
+    page = run.page
+    assert page.is_disabled("#undo") and page.is_disabled("#redo")
+    _press(page, PLAYED)
+    assert read_board(page) == engine_rows(21, PLAYED)
+    for _ in range(3):
+        page.keyboard.press("u")
+    assert read_board(page) == engine_rows(21, PLAYED[:2])
+    assert read_score(page) == replay(Game.new(21), PLAYED[:2]).score
+    assert page.text_content("#undo-count") == "3" and page.is_enabled("#redo")
+    assert "Took back the move right" in page.text_content("#announcer")
+    for _ in range(3):
+        page.keyboard.press("y")
+    assert read_board(page) == engine_rows(21, PLAYED)  # the same tiles came again
+    assert page.is_disabled("#redo")
+    page.keyboard.press("Control+z")  # the editing shortcut, and the button
+    page.click("#undo")
+    assert read_board(page) == engine_rows(21, PLAYED[:3])
+    _press(page, PLAYED[3:])  # the same moves played again by hand: the same tiles too
+    assert read_board(page) == engine_rows(21, PLAYED)
+    assert page.text_content("#undo-count") == "5" and page.is_disabled("#redo")
+    assert run.errors == []
+
+
+def test_undo_after_game_over_reopens_the_game(open_page):
+    position = B.from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 8, 8]])
+    game = Game.from_position(position, seed=0)
+    run = open_page(storage={"game2048:game": json.dumps(game.to_dict())})
+    page = run.page
+    page.keyboard.press("ArrowLeft")  # merges the 8s, and the new tile leaves no move
+    page.wait_for_selector("#over-overlay", state="visible")
+    page.click("#undo")
+    wait_settled(page)
+    assert page.is_hidden("#over-overlay")
+    assert read_board(page) == B.to_rows(position)
+    page.reload()  # the reopened game was saved again
+    page.wait_for_selector('body[data-ready="true"]', state="attached")
+    assert read_board(page) == B.to_rows(position)
+    assert run.errors == []
+
+
+def test_undo_during_autoplay_stops_it(open_page):
+    run = open_page("seed=22")
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("p")
+    wait_decisions(page, 3)
+    page.keyboard.press("u")
+    page.wait_for_function("document.getElementById('ai-autoplay').getAttribute('aria-pressed') === 'false'")
+    assert "Autoplay stopped: undo" in page.text_content("#ai-status")
+    wait_settled(page)
+    assert run.errors == []
