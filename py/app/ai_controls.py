@@ -451,20 +451,30 @@ class AiControls:
         )
 
     async def _show_loading(self) -> None:
-        """While the worker starts, its stage and the seconds so far, once a second (the AI takes seconds)."""
+        """While the worker starts, its stage and the seconds so far, once a second (the AI takes seconds).
+
+        Only a new stage is said in the live region: a count read out every
+        second would drown what the player does meanwhile.
+        """
         seconds = 0
+        said = ""
         while self._loading:
             stage = self.client.stage
             if stage in LOADING_STAGES:
                 step = LOADING_STAGES.index(stage) + 1
-                self._set_status(f"AI loading, step {step} of {len(LOADING_STAGES)}: {stage}\u2026 {seconds} s")
+                text = f"AI loading, step {step} of {len(LOADING_STAGES)}: {stage}"
+                self._set_status(f"{text}\u2026 {seconds} s", say=text if stage != said else "")
+                said = stage
             await asyncio.sleep(1)
             seconds += 1
 
-    def _set_status(self, text: str, error: bool = False) -> None:
+    def _set_status(self, text: str, error: bool = False, say: str | None = None) -> None:
+        """Show ``text`` on the status line and say ``say`` (by default the same text; "" says nothing)."""
         self.status.textContent = text
         self.status.className = "ai-status error" if error else "ai-status"
-        self.view.announce(text)
+        spoken = text if say is None else say
+        if spoken:
+            self.view.announce(spoken)
 
     def _show_readout(self, answer: dict[str, Any]) -> None:
         self.decisions += 1

@@ -54,6 +54,11 @@ def test_while_the_ai_loads_it_says_how_far_it_is_and_a_step_asked_meanwhile_is_
     run = open_page("seed=32")
     page = run.page
     assert "MicroPython" in page.text_content("#runtime-line")  # the board's interpreter, playable already
+    page.evaluate(
+        """() => { window.said = [];
+        new MutationObserver(() => window.said.push(document.getElementById('announcer').textContent))
+            .observe(document.getElementById('announcer'), {childList: true, characterData: true, subtree: true}); }"""
+    )
     # The worker needs seconds: its status names the step it is at and counts them.
     page.wait_for_function(
         "/AI loading, step [12] of 2: .*\\d+ s/.test(document.getElementById('ai-status').textContent)"
@@ -64,6 +69,8 @@ def test_while_the_ai_loads_it_says_how_far_it_is_and_a_step_asked_meanwhile_is_
     wait_decisions(page, 1)
     wait_settled(page)
     assert read_board(page) != engine_rows(32), "the step asked while loading was not played"
+    loading = [text for text in page.evaluate("window.said") if "AI loading" in text]
+    assert len(loading) <= 2 and not any(text.endswith(" s") for text in loading)  # each step said once, no count
     assert run.errors == []
 
 

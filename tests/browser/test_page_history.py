@@ -19,6 +19,7 @@ def test_undo_three_moves_and_redo_them_brings_the_same_tiles(open_page):
     run = open_page("seed=21")
     page = run.page
     assert page.is_disabled("#undo") and page.is_disabled("#redo")
+    wait_ai_ready(page)  # its status is said in the same live region: read ours after it
     _press(page, PLAYED)
     assert read_board(page) == engine_rows(21, PLAYED)
     for _ in range(3):
