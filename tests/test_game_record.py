@@ -17,6 +17,7 @@ from micropython_runner import RULES, run_both
 from test_micropython_subset import problems
 
 from game2048 import board as B
+from game2048 import game as game_module
 from game2048.game import MAX_SEED, Game
 from game2048.game_record import (
     LINK_ALPHABET,
@@ -30,7 +31,10 @@ from game2048.game_record import (
     encode_game,
     positions,
     record_from_link,
+    record_of,
     replay,
+    resume,
+    summary_of,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -185,6 +189,100 @@ def test_a_saved_record_with_one_field_replaced_is_a_record_or_a_record_error(fi
         GameRecord.from_dict(saved)
     except RecordError:
         pass
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(json_values, st.dictionaries(record_keys, json_values)))
+def test_any_json_has_a_summary_or_a_record_error(data):
+    try:
+        summary_of(data)
+    except RecordError:
+        pass
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.sampled_from(["version", "seed", "moves", "undos", "started", "result", "deciders", "decisions"]), json_values
+)
+def test_a_summary_is_read_or_refused_whatever_one_field_holds(field, value):
+    saved = play_recorded(11, 5, most=30)[0].to_dict()
+    saved[field] = value
+    try:
+        summary_of(saved)
+    except RecordError:
+        pass
+
+
+def play_noted(seed: int, policy: int, most: int = 300) -> Game:
+    """A seeded game of random legal moves, every third one noted with the AI's summary, some undone and redone."""
+    choose = random.Random(policy)
+    game = Game.new(seed)
+    game.started = 1_700_000_000_000.0
+    while not game.over and game.moves < most:
+        if game.paused_at_win:
+            game.continue_after_win()
+        game.play(choose.choice(B.legal_moves(game.board)), AI if game.moves % 3 == 0 else None)
+        if choose.random() < 0.1:
+            game.undo()
+            if choose.random() < 0.5:
+                game.redo()
+    return game
+
+
+@settings(max_examples=25, deadline=None)
+@given(seeds, st.integers(min_value=0, max_value=2**32))
+def test_a_played_game_has_a_record_that_replays_it_and_resumes_it_with_its_history(seed, policy):
+    game = play_noted(seed, policy)
+    record = record_of(game, ended=1_700_000_100_000.0)
+    saved = json.loads(json.dumps(record.to_dict()))
+    assert GameRecord.from_dict(saved) == record and record.undos == game.undos
+    assert summary_of(saved) == {
+        "seed": seed,
+        "started": game.started,
+        "ended": 1_700_000_100_000.0,
+        "moves": game.moves,
+        "max_tile": 1 << B.max_rank(game.board),
+        "score": game.score,
+        "outcome": record.result()["outcome"],
+        "ai_moves": sum(1 for entry in game.history if entry[2] is not None),
+        "undos": game.undos,
+    }
+    resumed = resume(saved, Game.from_dict(game.to_dict()))  # as after a reload: the game without its history
+    assert resumed.to_dict() == game.to_dict() and resumed.undos == game.undos and resumed.started == game.started
+    assert [entry[0] for entry in resumed.history] == [entry[0] for entry in game.history]
+    assert [entry[2] for entry in resumed.history] == [entry[2] for entry in game.history]
+    for _ in range(min(5, game.moves)):  # undo reaches back past the reload, to the same positions
+        game.undo(), resumed.undo()
+        assert resumed.to_dict() == game.to_dict()
+
+
+def test_only_a_game_played_from_its_seed_has_a_record():
+    assert record_of(Game.new(None)) is None
+    assert record_of(Game.from_position(B.from_rows([[2, 2, 0, 0]] + [[0] * 4] * 3), 5)) is None
+    restored = Game.from_dict(play_noted(4, 4, most=10).to_dict())
+    assert record_of(restored) is None  # its moves before the reload are not in its history
+    assert record_of(Game.new(4)).moves == []
+
+
+def test_resume_refuses_a_record_of_another_game_or_position():
+    game = play_noted(8, 1, most=40)
+    saved = record_of(game).to_dict()
+    other = play_noted(8, 2, most=40)
+    with pytest.raises(RecordError, match="another position"):
+        resume(saved, other)
+    with pytest.raises(RecordError):
+        resume({"version": 1, "seed": 8, "moves": "x"}, game)
+
+
+def test_resume_keeps_going_after_a_win_chosen_after_the_last_move(monkeypatch):
+    monkeypatch.setattr(game_module, "WIN_RANK", 5)  # a win at 32, so that random moves reach it
+    game = Game.new(3)
+    while not game.won:
+        game.play(random.Random(game.moves).choice(B.legal_moves(game.board)))
+    saved = record_of(game).to_dict()
+    assert not resume(saved, Game.from_dict(game.to_dict())).keep_playing
+    game.continue_after_win()
+    assert resume(saved, Game.from_dict(game.to_dict())).keep_playing
 
 
 def _saved(**changes):

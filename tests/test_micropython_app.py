@@ -225,12 +225,14 @@ BYTES = [
 STARTUP = """
 from fakedom import canon, canon_items
 from app.saved_games import MAX_KEPT, SavedGames, describe, encode
+from app import startup
 from app.startup import choose_game
 from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from game2048 import mersenne
 from game2048.game import Game
 
 mersenne.entropy_seed = lambda: 2048  # games started without a seed, the same in both
+startup.fresh_seed = lambda: 2048  # and the seed the page draws for them
 
 
 

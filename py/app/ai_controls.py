@@ -30,6 +30,7 @@ from app.announce import hint_sentence
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.wiring import Wiring
 from game2048.board import to_rows
+from game2048.game_record import RecordError, decision_from_answer
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -283,7 +284,7 @@ class AiControls:
         if not self._still_current(board, game):
             return  # the board moved on while the AI thought
         if play:
-            self.session.submit(Intent.move(move, AI))
+            self.session.submit(ai_move(answer))
         else:
             self.view.show_hint(move)
             self._set_status(hint_sentence(move))
@@ -315,7 +316,7 @@ class AiControls:
                 if answer.get("move") is None:
                     self.stop_autoplay("Autoplay finished: game over.")
                     return
-                self.session.submit(Intent.move(answer["move"], AI))
+                self.session.submit(ai_move(answer))
                 if self.settings.pause_ms:
                     await asyncio.sleep(self.settings.pause_ms / 1000)
         finally:
@@ -494,6 +495,15 @@ class AiControls:
         self.readout.setAttribute("data-algorithm", str(answer.get("algorithm")))
         self.readout.setAttribute("data-preset", str(answer.get("preset")))
         self.readout.setAttribute("data-rescued", "true" if answer.get("rescued") else "false")
+
+
+def ai_move(answer: "dict[str, Any]") -> Intent:
+    """The intent to play the worker's move, with its decision summary for the game's record."""
+    try:
+        note = decision_from_answer(answer)
+    except RecordError:  # not a search's answer: played all the same, recorded as if a person chose
+        note = None
+    return Intent.move(answer["move"], AI, note)
 
 
 def _ms(value: float) -> str:

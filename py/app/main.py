@@ -25,6 +25,7 @@ from pyscript.ffi import create_proxy  # noqa: E402
 
 from app.ai_client import AiClient  # noqa: E402
 from app.ai_controls import SHORTCUTS, AiControls  # noqa: E402
+from app.clock import now_ms  # noqa: E402
 from app.editor import EDIT_KEY, PositionEditor  # noqa: E402
 from app.explorer import EXPLORER_KEY, Explorer  # noqa: E402
 from app.game_switch import GameSwitcher  # noqa: E402
@@ -32,11 +33,10 @@ from app.inputs import InputRouter  # noqa: E402
 from app.motion import MotionToggle  # noqa: E402
 from app.play import SLIDE_SECONDS, Intent, PlaySession  # noqa: E402
 from app.saved_games import SavedGames  # noqa: E402
-from app.startup import choose_game  # noqa: E402
+from app.startup import choose_game, fresh_game  # noqa: E402
 from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
 from app.tree_walk import TreeWalk  # noqa: E402
 from app.view import BoardView  # noqa: E402
-from game2048.game import Game  # noqa: E402
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -106,12 +106,18 @@ def runtime_line(implementation: Any) -> str:
     )
 
 
+def clock() -> float:
+    """Now, in ms since 1970 (the browser's clock): when a game started and ended, for its record."""
+    return now_ms(window)
+
+
 def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySession:
     saved = SavedGames(storage)
     view = BoardView(document)
-    start = choose_game(query, saved)
-    session = PlaySession(start.game, view, saved, new_game=lambda: Game.new(start.seed))
+    start = choose_game(query, saved, clock)
+    session = PlaySession(start.game, view, saved, new_game=lambda: fresh_game(start.seed, clock()), clock=clock)
     session.start()
+    session.restore_history()  # replays the saved game's record once the page is playable
     switcher = GameSwitcher(session, saved, view)
 
     def pace(reduced: bool) -> None:

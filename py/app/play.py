@@ -38,21 +38,29 @@ AI = "ai"
 class Intent:
     """What the player (or the AI) wants: a move, a restart, to keep going after the win, or another game.
 
-    ``kind`` is "move", "restart", "keep_going", "switch", "undo" or "redo";
-    ``game`` is the game to play from now on, for "switch".
+    ``kind`` is "move", "restart", "keep_going", "switch", "undo", "redo" or
+    "restore" (the page's own: rebuild the restored game's undo history from
+    its record); ``game`` is the game to play from now on, for "switch";
+    ``note`` goes with a move into the game's history (the AI's decision summary).
     """
 
     def __init__(
-        self, kind: str, direction: Direction | None = None, source: str = HUMAN, game: Game | None = None
+        self,
+        kind: str,
+        direction: Direction | None = None,
+        source: str = HUMAN,
+        game: Game | None = None,
+        note: Any = None,
     ) -> None:
         self.kind = kind
         self.direction = direction
         self.source = source
         self.game = game
+        self.note = note
 
     @classmethod
-    def move(cls, direction: Direction, source: str = HUMAN) -> "Intent":
-        return cls("move", direction_named(direction), source)
+    def move(cls, direction: Direction, source: str = HUMAN, note: Any = None) -> "Intent":
+        return cls("move", direction_named(direction), source, note=note)
 
     @classmethod
     def switch(cls, game: Game) -> "Intent":
@@ -74,19 +82,28 @@ class PlaySession:
     ``show_notice(text, error=False)``, ``announce(text)`` and
     ``show_history(game)`` (the undo and redo buttons).  ``storage``
     saves (``app.saved_games.SavedGames``): ``save(game) -> bool``,
-    ``clear()``, ``best_score()``, ``save_best_score(score) -> int`` and
+    ``clear()``, ``finish(game, ended)``, ``restore_history(game) -> Game``,
+    ``best_score()``, ``save_best_score(score) -> int`` and
     ``take_notices() -> list[str]``.  Each listener is called as
-    ``listener(event, intent, payload)``.
+    ``listener(event, intent, payload)``.  ``clock()`` is the time in ms
+    since 1970 (or None) that a finished game's record keeps.
     """
 
     def __init__(
-        self, game: Game, view: Any, storage: Any, new_game: Callable[[], Game], slide_seconds: float = SLIDE_SECONDS
+        self,
+        game: Game,
+        view: Any,
+        storage: Any,
+        new_game: Callable[[], Game],
+        slide_seconds: float = SLIDE_SECONDS,
+        clock: "Callable[[], float | None] | None" = None,
     ) -> None:
         self.game = game
         self.view = view
         self.storage = storage
         self.new_game = new_game
         self.slide_seconds = slide_seconds
+        self.clock = clock or (lambda: None)
         self.best = max(storage.best_score(), game.score)
         self.unsaved = False  # the last save failed, and the player was told
         self.queue: list[Intent] = []  # applied from the front
@@ -103,6 +120,10 @@ class PlaySession:
         self.view.show_score(self.game.score, self.best)
         self.view.show_overlays(self.game)
         self.view.show_history(self.game)
+
+    def restore_history(self) -> None:
+        """Queue the rebuilding of the restored game's undo history (first, before any move; after start)."""
+        self.submit(Intent("restore", source="page"))
 
     def submit(self, intent: Intent) -> None:
         """Queue an intent; the queue is drained in order by one task.
@@ -162,6 +183,8 @@ class PlaySession:
                     self._undo(intent)
                 elif intent.kind == "redo":
                     await self._redo(intent)
+                elif intent.kind == "restore":
+                    self._restore()
         finally:
             self.view.set_settled(True)
             self._idle.set()
@@ -169,12 +192,19 @@ class PlaySession:
     async def _move(self, intent: Intent) -> None:
         if not self.accepts_moves():
             return
-        outcome = self.game.play(intent.direction)
+        outcome = self.game.play(intent.direction, intent.note)
         if not outcome.moved:
             if intent.source == HUMAN:
                 self.view.announce(announce.blocked_sentence(outcome.direction))
             return
         await self._show_move(intent, outcome)
+
+    def _restore(self) -> None:
+        game = self.storage.restore_history(self.game)
+        if game is not self.game:
+            self.game = game
+            self.view.show_history(game)
+        self._report()
 
     def _undo(self, intent: Intent) -> None:
         taken = self.game.undo()
@@ -200,6 +230,7 @@ class PlaySession:
         if self.game.score > self.best:
             self.best = self.storage.save_best_score(self.game.score)
         if self.game.over:
+            self.storage.finish(self.game, self.clock())
             self.storage.clear()  # as the original: a finished game is not restored
             self._report()
         else:
@@ -219,6 +250,8 @@ class PlaySession:
             self._notify("over", intent, outcome)
 
     def _restart(self, intent: Intent) -> None:
+        if self.game.moves and not self.game.over:  # a lost game was listed when it ended
+            self.storage.finish(self.game, self.clock())
         self._replace(self.new_game())
         self.view.announce(announce.game_sentence(self.game, "New game."))
         self._notify("restart", intent, None)

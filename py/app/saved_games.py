@@ -6,6 +6,11 @@ last wrote there; if another tab's game is there instead, that game is kept
 before this one replaces it.  Games set aside that way, or by a seed link
 opened over a game in progress, go to ``KEPT_KEY``: a short list, newest
 first, that the page's "Resume kept game" button cycles through.
+
+A saved game carries its record (``game2048.game_record``) when it has one:
+a reload, another tab or a kept game then brings the whole game back, undo
+history included (``restore_history``, ``resume``).  Games that end go to
+``app.finished_games``.
 """
 
 import json
@@ -15,17 +20,46 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
+from app.finished_games import FinishedGames
 from app.outside_data import BadData, read_json
 from app.storage import GAME_KEY, JSON_LIMITS, KEPT_KEY, Storage
 from game2048.game import Game, SavedStateError
+from game2048.game_record import RecordError, resume, saved_record
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
 
 
+NO_RECORD = (
+    "Your game's record could not be read ({}): the game goes on, but undo reaches back only to "
+    "this position and the game will not be listed in your games."
+)
+
+
+def saved_form(game: Game) -> "dict[str, Any]":
+    """What is saved of ``game``: ``Game.to_dict()``, and its record under ``"record"`` when it has one."""
+    data = game.to_dict()
+    record = saved_record(game)
+    if record is not None:
+        data["record"] = record
+    return data
+
+
 def encode(game: Game) -> str:
     """The text saved for ``game``."""
-    return json.dumps(game.to_dict())
+    return json.dumps(saved_form(game))
+
+
+def with_record(data: Any, game: Game, notices: "list[str]") -> Game:
+    """``game`` rebuilt from the record saved with it (``data["record"]``), or as it is (said in ``notices``)."""
+    record = data.get("record") if isinstance(data, dict) else None
+    if record is None:
+        return game
+    try:
+        return resume(record, game)
+    except RecordError as exc:
+        notices.append(NO_RECORD.format(exc))
+        return game
 
 
 def parse_game(data: Any) -> Game:
@@ -59,6 +93,8 @@ class SavedGames:
         self._written: str | None = None  # GAME_KEY as this tab last read or wrote it
         self._parked: dict[str, Any] | None = None  # this tab's game, kept when another tab replaced it
         self.kept_count = 0  # as last read or written
+        self.finished = FinishedGames(storage)
+        self._loaded: tuple | None = None  # (the game ``load`` returned, its saved record) until ``restore_history``
 
     # -- the current game ---------------------------------------------------------------------
 
@@ -72,10 +108,33 @@ class SavedGames:
         return self.storage.take_notices()
 
     def load(self) -> Game | None:
-        """The game a reload restores, or None (nothing saved, or refused with a notice)."""
-        game = self.storage.read_json(GAME_KEY, parse_game)
+        """The game a reload restores, or None (nothing saved, or refused with a notice).
+
+        Its record is read later (``restore_history``): replaying a long game
+        takes a moment, which the page spends after it has become playable.
+        """
+        self._loaded = None
+        game = self.storage.read_json(GAME_KEY, self._parse_loaded)
         self._written = self.storage.get(GAME_KEY) if game is not None else None
         return game
+
+    def _parse_loaded(self, data: Any) -> Game:
+        game = parse_game(data)
+        self._loaded = (game, data)
+        return game
+
+    def restore_history(self, game: Game) -> Game:
+        """``game`` with every move in its history, if it is the game ``load`` returned and its record agrees."""
+        loaded, self._loaded = self._loaded, None
+        if loaded is None or loaded[0] is not game:
+            return game
+        return with_record(loaded[1], game, self.storage.notices)
+
+    def finish(self, game: Game, ended: "float | None" = None) -> None:
+        """Add ``game`` to the finished games (a game that has a record and at least one move)."""
+        record = saved_record(game, ended)
+        if record is not None and record["moves"]:
+            self.finished.add(record)
 
     def save(self, game: Game) -> bool:
         """Save ``game`` for reloads, keeping first whatever another tab saved there; False if it failed."""
@@ -100,12 +159,13 @@ class SavedGames:
         if current is None or current in (self._written, replacement):
             return
         try:
-            other = parse_game(read_json(current, *JSON_LIMITS[GAME_KEY]))
+            data = read_json(current, *JSON_LIMITS[GAME_KEY])
+            other = parse_game(data)
         except BadData as exc:
             self.storage.discard(GAME_KEY, current, str(exc))
             return
         if worth_keeping(other):
-            self.keep(other)
+            self.keep(other, data)  # as the other tab saved it, its record with it
             self.storage.notices.append(
                 f"Another tab's game ({describe(other)}) was kept: \u201cResume kept game\u201d (B) brings it back."
             )
@@ -126,14 +186,15 @@ class SavedGames:
             return False
         if not worth_keeping(game):
             return False
-        self._parked = game.to_dict()
+        self._parked = saved_form(game)
         self.keep(game)
         return True
 
     def take_saved(self) -> Game | None:
-        """The game another tab saved, now this tab's (the caller has kept its own)."""
+        """The game another tab saved, now this tab's (the caller has kept its own), with its history."""
         self._parked = None
-        return self.load()
+        game = self.load()
+        return None if game is None else self.restore_history(game)
 
     # -- kept games ---------------------------------------------------------------------------
 
@@ -152,9 +213,13 @@ class SavedGames:
             self._write_kept(valid)
         return valid
 
-    def keep(self, game: Game) -> None:
-        """Put ``game`` first among the kept games (once), dropping the oldest beyond ``MAX_KEPT``."""
-        entry = game.to_dict()
+    def keep(self, game: Game, entry: "dict[str, Any] | None" = None) -> None:
+        """Put ``game`` first among the kept games (once), dropping the oldest beyond ``MAX_KEPT``.
+
+        ``entry`` is ``game``'s saved form when it is already at hand (as another tab saved it).
+        """
+        if entry is None:
+            entry = saved_form(game)
         entries = [entry] + [e for e in self.kept() if e != entry]
         for dropped in entries[MAX_KEPT:]:
             self.storage.notices.append(
@@ -167,9 +232,11 @@ class SavedGames:
         entries = self.kept()
         if not entries:
             return None
-        taken = parse_game(entries.pop(0))
+        data = entries.pop(0)
+        taken = with_record(data, parse_game(data), self.storage.notices)
         if worth_keeping(game):
-            entries = [e for e in entries if e != game.to_dict()] + [game.to_dict()]
+            entry = saved_form(game)
+            entries = [e for e in entries if e != entry] + [entry]
         self._write_kept(entries)
         return taken
 

@@ -10,10 +10,22 @@ storage contents and URLs.
 from app.page_options import PageOptions, parse_page_options
 from app.saved_games import SavedGames, describe, worth_keeping
 from game2048.board import Board
-from game2048.game import Game
+from game2048.game import Game, fresh_seed
+
+try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
+except ImportError:
+    pass
 
 FAILED_START = "Something in this browser's saved data could not be read ({}), so a new game has started."
 LOST_POSITION = "This position has no legal move: it opens as a lost game."
+
+
+def fresh_game(seed: "int | None" = None, started: "float | None" = None) -> Game:
+    """A new game from ``seed``, or from a fresh seed drawn for it: every game the page starts has a record."""
+    game = Game.new(fresh_seed() if seed is None else seed)
+    game.started = started
+    return game
 
 
 def position_game(board: Board, seed: int | None = None) -> Game:
@@ -41,15 +53,18 @@ class Start:
         self.from_link = from_link
 
 
-def choose_game(query: str, saved: SavedGames) -> Start:
-    """The saved game, or the URL's position or seeded game (keeping a game in progress), or a new one; never raises."""
+def choose_game(query: str, saved: SavedGames, clock: "Callable[[], float | None]" = lambda: None) -> Start:
+    """The saved game, or the URL's position or seeded game (keeping a game in progress), or a new one; never raises.
+
+    ``clock()`` is the time (ms since 1970) a new game's record keeps as its start.
+    """
     try:
-        return _choose(parse_page_options(query), saved)
+        return _choose(parse_page_options(query), saved, clock)
     except Exception as exc:  # noqa: BLE001 - the last guard: the page must open whatever went wrong
-        return Start(Game.new(None), None, [FAILED_START.format(f"{type(exc).__name__}: {str(exc)[:80]}")])
+        return Start(fresh_game(None, clock()), None, [FAILED_START.format(f"{type(exc).__name__}: {str(exc)[:80]}")])
 
 
-def _choose(options: PageOptions, saved: SavedGames) -> Start:
+def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float | None]") -> Start:
     notices = list(options.notices)
     game = saved.load()
     if options.rows is not None:
@@ -61,9 +76,9 @@ def _choose(options: PageOptions, saved: SavedGames) -> Start:
                 f"The link started game {options.seed}. Your game in progress ({describe(game)}) "
                 "is kept: \u201cResume kept game\u201d (B) brings it back."
             )
-        game = Game.new(options.seed)
+        game = fresh_game(options.seed, clock())
     if game is None:
-        game = Game.new(None)
+        game = fresh_game(None, clock())
     saved.save(game)
     return Start(game, options.seed, saved.take_notices() + notices)
 

@@ -28,6 +28,7 @@ GAME_KEY = PREFIX + "game"
 KEPT_KEY = PREFIX + "kept-games"
 BEST_KEY = PREFIX + "best"
 SETTINGS_KEY = PREFIX + "settings"
+GAMES_KEY = PREFIX + "games"
 
 
 def discarded_key(key: str) -> str:
@@ -38,11 +39,15 @@ def discarded_key(key: str) -> str:
 DISCARDED_KEY = discarded_key(GAME_KEY)
 
 JSON_LIMITS: dict[str, tuple[int, int]] = {
-    GAME_KEY: (64_000, 4),
-    KEPT_KEY: (1_000_000, 5),
+    GAME_KEY: (1_000_000, 6),
+    KEPT_KEY: (4_000_000, 7),
     SETTINGS_KEY: (16_000, 6),
+    GAMES_KEY: (4_000_000, 6),
 }
-"""(most characters, deepest nesting) of each JSON key: several times what the page writes, far below harm."""
+"""(most characters, deepest nesting) of each JSON key: several times what the page writes, far below harm.
+
+A saved game carries its record (about 20 characters a move of the AI's, 2 of a person's): a game
+of 10,000 moves fits in ``GAME_KEY``; ``app.finished_games`` keeps ``GAMES_KEY`` well below its limit."""
 
 MAX_BEST = 10**9
 """Above any score a game can reach (about 3.9 million with a 65536 tile): a larger best is refused."""
@@ -52,6 +57,7 @@ WHAT = {
     KEPT_KEY: "Your kept games",
     BEST_KEY: "Your best score",
     SETTINGS_KEY: "Your saved AI settings",
+    GAMES_KEY: "Your list of finished games",
 }
 
 

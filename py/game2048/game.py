@@ -19,7 +19,7 @@ import math
 
 from . import board as B
 from .board import LEFT, RIGHT, UP, WIN_RANK, Board, Direction, direction_named
-from .mersenne import MersenneTwister, UnreachableState
+from .mersenne import MersenneTwister, UnreachableState, entropy_seed
 
 try:  # names for annotations only: MicroPython skips annotations and has no typing module
     from typing import Any
@@ -30,6 +30,11 @@ SAVE_VERSION = 1
 MAX_SEED = 2**63 - 1
 """Seeds are whole numbers from 0 to this (what the page's ``?seed=`` and a saved game accept)."""
 SPAWN_FOUR_PROBABILITY = 0.1
+
+
+def fresh_seed() -> int:
+    """A seed drawn from the system's randomness: a game the page starts without one still has a record to replay."""
+    return entropy_seed() & MAX_SEED
 
 
 class SavedStateError(ValueError):
@@ -158,9 +163,11 @@ class Game:
         self.won = won
         self.keep_playing = keep_playing
         self.rng = MersenneTwister() if rng is None else rng
-        self.history: list[tuple] = []  # per move played: (its direction, the position before it); see ``undo``
-        self.undone: list[Direction] = []  # the moves taken back, the latest last: what ``redo`` plays again
+        self.history: list[tuple] = []  # per move played: (its direction, the position before it, its note)
+        self.undone: list[tuple] = []  # (direction, note) of the moves taken back, the latest last: what ``redo`` plays
         self.undos = 0
+        self.from_seed = False  # ``history`` holds every move since ``Game.new(seed)``: the game has a record
+        self.started: float | None = None  # when the game began (ms since 1970), for its record; the page sets it
 
     def __repr__(self) -> str:
         return (
@@ -172,6 +179,7 @@ class Game:
     def new(cls, seed: int | None = None) -> "Game":
         """A fresh game with two starting tiles; ``seed`` makes it reproducible."""
         game = cls(seed=seed, rng=MersenneTwister(seed))
+        game.from_seed = seed is not None
         game.spawn()
         game.spawn()
         return game
@@ -196,14 +204,17 @@ class Game:
         self.board = B.place(self.board, cell, rank)
         return cell, rank
 
-    def play(self, direction: Direction) -> MoveOutcome:
-        """Apply a move; a move that changes nothing spawns nothing and returns ``moved=False``."""
+    def play(self, direction: Direction, note: Any = None) -> MoveOutcome:
+        """Apply a move; a move that changes nothing spawns nothing and returns ``moved=False``.
+
+        ``note`` is kept with the move in ``history`` (the page keeps the AI's decision there, for the record).
+        """
         direction = direction_named(direction)
         new_board, points = B.move(self.board, direction)
         if new_board == self.board:
             return MoveOutcome(direction, False, 0, over=self.over)
         journeys, merged = trace_move(self.board, direction)
-        self.history.append((direction, self._position()))
+        self.history.append((direction, self._position(), note))
         self.undone = []
         self.board = new_board
         self.score += points
@@ -221,14 +232,14 @@ class Game:
     def undo(self) -> Direction | None:
         """Take back the last move, the generator included, so the same move again brings the same tile.
 
-        Returns the move taken back (``redo`` can play it again), or None when
-        no move of this game is left to take back.
+        Returns the move taken back (``redo`` can play it again, with its note),
+        or None when no move of this game is left to take back.
         """
         if not self.history:
             return None
-        direction, (self.board, self.score, self.moves, self.won, self.keep_playing, rng) = self.history.pop()
+        direction, (self.board, self.score, self.moves, self.won, self.keep_playing, rng), note = self.history.pop()
         self.rng.restore(rng)
-        self.undone.append(direction)
+        self.undone.append((direction, note))
         self.undos += 1
         return direction
 
@@ -237,7 +248,8 @@ class Game:
         if not self.undone:
             return None
         waiting = self.undone
-        outcome = self.play(waiting.pop())
+        direction, note = waiting.pop()
+        outcome = self.play(direction, note)
         self.undone = waiting
         return outcome
 

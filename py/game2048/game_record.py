@@ -155,7 +155,7 @@ class GameRecord:
             decision = _checked_decision(decision, "the move's decision")
         if len(self.moves) >= MAX_MOVES:
             raise RecordError(f"a record holds at most {MAX_MOVES} moves")
-        _play(self._replayed(), direction, len(self.moves) + 1)
+        _play(self._replayed(), direction, len(self.moves) + 1, decision)
         self.moves.append(direction)
         self.decisions.append(decision)
 
@@ -170,13 +170,7 @@ class GameRecord:
 
     def result(self) -> "dict[str, Any]":
         """``{"max_tile", "score", "moves", "outcome"}`` of the replayed game (``outcome`` is one of ``OUTCOMES``)."""
-        game = self._replayed()
-        return {
-            "max_tile": 1 << max_rank(game.board),
-            "score": game.score,
-            "moves": game.moves,
-            "outcome": outcome(game),
-        }
+        return game_result(self._replayed())
 
     def ai_moves(self) -> int:
         """How many moves the AI chose."""
@@ -195,18 +189,7 @@ class GameRecord:
         preset) once and ``decisions`` holds, per move, ``null`` (a person) or
         ``[decider index, depth, think_ms, rescued]``.
         """
-        data = {
-            "version": self.version,
-            "seed": self.seed,
-            "moves": "".join(_LETTER[d] for d in self.moves),
-            "undos": self.undos,
-            "started": self.started,
-            "ended": self.ended,
-            "result": self.result(),
-        }
-        if self.ai_moves():
-            data["deciders"], data["decisions"] = _pack_decisions(self.decisions)
-        return data
+        return _saved_form(self.seed, self.moves, self.decisions, self.undos, self.started, self.ended, self.result())
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameRecord":
@@ -236,6 +219,135 @@ class GameRecord:
         return record
 
 
+def summary_of(data: Any) -> "dict[str, Any]":
+    """A saved record's line in a table of games, read without replaying; ``RecordError`` if its shape is wrong.
+
+    ``{"seed", "started", "ended", "moves", "max_tile", "score", "outcome", "ai_moves", "undos"}``.
+    A table of a hundred games cannot afford a hundred replays: the stored result
+    is checked for its kinds only, and opening the game (``GameRecord.from_dict``)
+    replays it and refuses a result its moves do not give.
+    """
+    if not isinstance(data, dict):
+        raise RecordError("the record is not an object")
+    version = data.get("version")
+    if version != RECORD_VERSION or isinstance(version, bool):
+        raise RecordError(f"the record is from another version ({_short(version)})")
+    seed = _checked_seed(data.get("seed"), "the record's seed")
+    letters = data.get("moves")
+    if not isinstance(letters, str) or len(letters) > MAX_MOVES:
+        raise RecordError(f"the record's moves are not a string of the letters urdl: {_short(letters)}")
+    result = data.get("result")
+    if not isinstance(result, dict):
+        raise RecordError(f"the record has no result: {_short(result)}")
+    max_tile, score, moves = result.get("max_tile"), result.get("score"), result.get("moves")
+    if _not_whole(max_tile) or max_tile < 2 or max_tile & (max_tile - 1):
+        raise RecordError(f"the record's max tile is not a tile: {_short(max_tile)}")
+    if _not_whole(score) or score < 0:
+        raise RecordError(f"the record's score is not a non-negative whole number: {_short(score)}")
+    if moves != len(letters) or isinstance(moves, bool):
+        raise RecordError(f"the record's result says {_short(moves)} moves, its moves are {len(letters)}")
+    if result.get("outcome") not in OUTCOMES:
+        raise RecordError(f"the record's outcome is not one of {', '.join(OUTCOMES)}: {_short(result.get('outcome'))}")
+    undos = data.get("undos", 0)
+    if _not_whole(undos) or undos < 0:
+        raise RecordError(f"the record's undos is not a non-negative whole number: {_short(undos)}")
+    rows = data.get("decisions")
+    if rows is None:
+        ai_moves = 0
+    elif isinstance(rows, list) and len(rows) == len(letters):
+        ai_moves = len(rows) - rows.count(None)
+    else:
+        raise RecordError(f"a record has one decision per move: {len(letters)} moves, {_count(rows)}")
+    return {
+        "seed": seed,
+        "started": _checked_time(data.get("started"), "started"),
+        "ended": _checked_time(data.get("ended"), "ended"),
+        "moves": moves,
+        "max_tile": max_tile,
+        "score": score,
+        "outcome": result["outcome"],
+        "ai_moves": ai_moves,
+        "undos": undos,
+    }
+
+
+def game_result(game: Game) -> "dict[str, Any]":
+    """A game's ``GameRecord.result()``: its max tile, score, moves and outcome."""
+    return {"max_tile": 1 << max_rank(game.board), "score": game.score, "moves": game.moves, "outcome": outcome(game)}
+
+
+def saved_record(game: Game, ended: "float | None" = None) -> "dict[str, Any] | None":
+    """``record_of(game, ended).to_dict()``, built straight from the game's history (the page saves it every move)."""
+    if not game.from_seed or game.seed is None or len(game.history) != game.moves:
+        return None
+    moves = []
+    decisions = []
+    for direction, _position, note in game.history:
+        moves.append(direction)
+        decisions.append(note)
+    return _saved_form(game.seed, moves, decisions, game.undos, game.started, ended, game_result(game))
+
+
+def _saved_form(
+    seed: int,
+    moves: "list[Direction]",
+    decisions: "list[dict[str, Any] | None]",
+    undos: int,
+    started: "float | None",
+    ended: "float | None",
+    result: "dict[str, Any]",
+) -> "dict[str, Any]":
+    data = {
+        "version": RECORD_VERSION,
+        "seed": seed,
+        "moves": "".join([_LETTER[d] for d in moves]),
+        "undos": undos,
+        "started": started,
+        "ended": ended,
+        "result": result,
+    }
+    if len(decisions) != decisions.count(None):
+        data["deciders"], data["decisions"] = _pack_decisions(decisions)
+    return data
+
+
+def record_of(game: Game, ended: "float | None" = None) -> "GameRecord | None":
+    """The record of a game played from ``Game.new(seed)`` (its ``history`` holds every move); else None.
+
+    The moves' notes are their decisions.  The record's replayed game is
+    ``game`` itself, so ``to_dict`` replays nothing: use the record to save or
+    show the game, not to ``append`` or ``undo`` (that would move ``game``).
+    """
+    if not game.from_seed or game.seed is None or len(game.history) != game.moves:
+        return None
+    moves = []
+    decisions = []
+    for direction, _position, note in game.history:
+        moves.append(direction)
+        decisions.append(note)
+    record = GameRecord(game.seed, moves, decisions, game.undos, game.started, ended)
+    record._game = game
+    return record
+
+
+def resume(data: Any, game: Game) -> Game:
+    """``game`` again, rebuilt from its saved record ``data`` with every move in its history (so undo reaches back).
+
+    ``RecordError`` if ``data`` is not a record or does not lead to exactly
+    ``game`` (board, score, win flags and the generator's state): a record
+    saved beside another game, or damaged, must not replace the game it came with.
+    """
+    record = GameRecord.from_dict(data)
+    rebuilt = record._replayed()
+    if game.keep_playing and rebuilt.paused_at_win:
+        rebuilt.continue_after_win()  # "Keep going" was chosen after the last move
+    if rebuilt.to_dict() != game.to_dict():
+        raise RecordError(f"the record leads to another position than the saved game ({record!r})")
+    rebuilt.undos = record.undos
+    rebuilt.started = record.started
+    return rebuilt
+
+
 def outcome(game: Game) -> str:
     """``"won"`` once 2048 was reached, ``"lost"`` when no move is left, else ``"unfinished"``."""
     if game.won:
@@ -254,7 +366,7 @@ def replay(record: GameRecord, upto: "int | None" = None) -> Game:
         raise RecordError(f"a replay goes up to a move from 0 to {len(record.moves)}, not {_short(upto)}")
     game = Game.new(record.seed)
     for number in range(1, count + 1):
-        _play(game, record.moves[number - 1], number)
+        _play(game, record.moves[number - 1], number, record.decisions[number - 1])
     return game
 
 
@@ -268,11 +380,11 @@ def positions(record: GameRecord) -> "list[tuple[Board, int]]":
     return steps
 
 
-def _play(game: Game, direction: Direction, number: int) -> None:
+def _play(game: Game, direction: Direction, number: int, note: Any = None) -> None:
     """Play move ``number`` of a record (keeping on after a win); ``RecordError`` if it changes nothing."""
     if game.paused_at_win:
         game.continue_after_win()
-    if not game.play(direction).moved:
+    if not game.play(direction, note).moved:
         raise RecordError(f"move {number} ({direction}) does not change the board")
 
 

@@ -11,7 +11,7 @@ from fakes import FakeView, guarded_call
 
 from app.editor import INERT_WHILE_EDITING, PositionEditor
 from app.play import Intent, PlaySession
-from app.saved_games import SavedGames
+from app.saved_games import SavedGames, saved_form
 from app.startup import LOST_POSITION
 from app.storage import MemoryBackend, Storage
 from game2048 import board as B
@@ -351,7 +351,7 @@ def test_play_from_here_switches_the_game_and_keeps_the_one_it_replaced():
         game = page.session.game
         assert not page.editor.editing and B.to_rows(game.board)[0][:2] == [2, 2048]
         assert game.seed is None and game.won and not game.paused_at_win
-        assert page.saved.kept() == [played.to_dict()]
+        assert page.saved.kept() == [saved_form(played)]
         assert "Your game in progress (score" in page.view.notices[-1] and "kept" in page.view.notices[-1]
         assert page.document.active is page.el("board")
         moves = game.moves
@@ -377,7 +377,7 @@ def test_a_position_with_no_move_opens_as_a_lost_game_and_an_unchanged_one_goes_
         await page.session.wait_idle()
         assert page.session.game.over and B.to_rows(page.session.game.board) == LOST
         assert page.view.overlays == (False, True) and page.view.notices[-1].endswith(LOST_POSITION)
-        assert page.saved.kept() == [game.to_dict()]
+        assert page.saved.kept() == [saved_form(game)]
 
     run_async(scenario)
 

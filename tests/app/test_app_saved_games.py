@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from app.saved_games import MAX_KEPT, SavedGames, encode
+from app.saved_games import MAX_KEPT, SavedGames, encode, saved_form
 from app.storage import DISCARDED_KEY, GAME_KEY, KEPT_KEY, MemoryBackend, Storage
 from game2048.game import Game
 
@@ -60,11 +60,11 @@ def test_a_save_keeps_the_game_another_tab_saved_meanwhile():
     theirs.save(other)  # the other tab replaced my game in GAME_KEY
     game = played(1, moves=7)
     mine.save(game)
-    assert json.loads(backend.getItem(GAME_KEY)) == game.to_dict()
-    assert mine.kept() == [other.to_dict()]
+    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(game)
+    assert mine.kept() == [saved_form(other)]
     assert "Another tab's game" in mine.take_notices()[0]
     mine.save(played(1, moves=8))  # no other tab since: nothing more is kept
-    assert mine.kept() == [other.to_dict()] and mine.take_notices() == []
+    assert mine.kept() == [saved_form(other)] and mine.take_notices() == []
 
 
 def test_a_finished_game_clears_the_slot_but_keeps_another_tabs_game():
@@ -74,7 +74,7 @@ def test_a_finished_game_clears_the_slot_but_keeps_another_tabs_game():
     theirs.load()
     theirs.save(played(2))
     mine.clear()
-    assert backend.getItem(GAME_KEY) is None and mine.kept() == [played(2).to_dict()]
+    assert backend.getItem(GAME_KEY) is None and mine.kept() == [saved_form(played(2))]
 
 
 def _replaced_by_another_tab() -> tuple[MemoryBackend, SavedGames, Game]:
@@ -91,11 +91,11 @@ def _replaced_by_another_tab() -> tuple[MemoryBackend, SavedGames, Game]:
 def test_a_tab_replaced_by_another_keeps_its_game_at_once_and_drops_the_copy_when_it_saves_again():
     backend, mine, game = _replaced_by_another_tab()
     assert mine.replaced_elsewhere(backend.getItem(GAME_KEY), game) is True
-    assert mine.kept() == [game.to_dict()]  # safe even if this tab is closed now
+    assert mine.kept() == [saved_form(game)]  # safe even if this tab is closed now
     game.play("left")
     mine.save(game)  # playing on: mine is saved again, theirs is kept, my stale copy is gone
-    assert json.loads(backend.getItem(GAME_KEY)) == game.to_dict()
-    assert mine.kept() == [played(2).to_dict()]
+    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(game)
+    assert mine.kept() == [saved_form(played(2))]
 
 
 def test_taking_the_other_tabs_game_leaves_mine_kept():
@@ -104,7 +104,7 @@ def test_taking_the_other_tabs_game_leaves_mine_kept():
     taken = mine.take_saved()
     assert taken.to_dict() == played(2).to_dict()
     mine.save(taken)
-    assert mine.kept() == [game.to_dict()] and mine.take_notices() == []
+    assert mine.kept() == [saved_form(game)] and mine.take_notices() == []
 
 
 def test_events_that_change_nothing_keep_nothing():
@@ -127,7 +127,7 @@ def test_swap_cycles_through_the_kept_games():
     saved.keep(a)
     saved.keep(b)
     taken = saved.swap(current)
-    assert taken.to_dict() == b.to_dict() and saved.kept() == [a.to_dict(), current.to_dict()]
+    assert taken.to_dict() == b.to_dict() and saved.kept() == [saved_form(a), saved_form(current)]
     assert saved.swap(taken).to_dict() == a.to_dict()
     assert saved.kept_count == 2
 
@@ -143,7 +143,7 @@ def test_at_most_max_kept_games_are_kept_and_a_dropped_one_is_said():
     saved = _saved()
     for seed in range(MAX_KEPT + 1):
         saved.keep(played(seed))
-    assert len(saved.kept()) == MAX_KEPT and saved.kept()[0] == played(MAX_KEPT).to_dict()
+    assert len(saved.kept()) == MAX_KEPT and saved.kept()[0] == saved_form(played(MAX_KEPT))
     assert any("oldest kept game" in n and "seed 0" in n for n in saved.take_notices())
 
 

@@ -126,7 +126,7 @@ def test_a_seed_link_to_the_game_in_progress_continues_it():
 
 
 def test_anything_unforeseen_still_starts_a_fresh_game_with_a_notice(monkeypatch):
-    def broken(_options, _saved):
+    def broken(_options, _saved, _clock):
         raise KeyError("surprise")
 
     monkeypatch.setattr(startup, "_choose", broken)

@@ -69,3 +69,45 @@ def test_undo_during_autoplay_stops_it(open_page):
     assert "Autoplay stopped: undo" in page.text_content("#ai-status")
     wait_settled(page)
     assert run.errors == []
+
+
+def _saved_game(page) -> dict:
+    return json.loads(page.evaluate("localStorage.getItem('game2048:game')"))
+
+
+def test_the_saved_game_holds_its_record_and_undo_reaches_back_after_a_reload(open_page):
+    run = open_page("seed=23")
+    page = run.page
+    wait_ai_ready(page)
+    _press(page, PLAYED[:2])
+    wait_settled(page)
+    page.keyboard.press("n")  # one AI move: its decision goes into the record
+    page.wait_for_function("JSON.parse(localStorage.getItem('game2048:game')).record.moves.length === 3")
+    wait_settled(page)
+    record = _saved_game(page)["record"]
+    assert record["seed"] == 23 and len(record["moves"]) == 3 == replay(Game.new(23), PLAYED[:2]).moves + 1
+    assert record["decisions"][:2] == [None, None] and record["deciders"][0][0] == "alphabeta"
+    assert record["started"] > 1.7e12
+    page.reload()
+    page.wait_for_selector('body[data-ready="true"]', state="attached")
+    page.wait_for_function("!document.getElementById('undo').disabled")  # rebuilt from the record after the start
+    for _ in range(3):
+        page.click("#undo")
+    wait_settled(page)
+    assert read_board(page) == engine_rows(23)
+    assert page.is_disabled("#undo") and page.text_content("#undo-count") == "3"
+    assert run.errors == []
+
+
+def test_a_game_left_for_a_new_one_is_listed_with_its_record(open_page):
+    run = open_page("seed=24")
+    page = run.page
+    _press(page, PLAYED)
+    wait_settled(page)
+    page.keyboard.press("r")
+    wait_settled(page)
+    [finished] = json.loads(page.evaluate("localStorage.getItem('game2048:games')"))
+    assert finished["seed"] == 24 and finished["result"]["moves"] == replay(Game.new(24), PLAYED).moves
+    assert finished["result"]["outcome"] == "unfinished" and finished["ended"] >= finished["started"]
+    assert _saved_game(page)["record"]["seed"] == 24  # "New game" on a seed link plays that seed again
+    assert run.errors == []
