@@ -13,6 +13,8 @@ from urllib.parse import parse_qsl, urlencode
 
 from micropython_runner import json_outputs
 
+from game2048.game_record import encode_game
+
 FAKE_DOM = '''
 import json
 
@@ -195,7 +197,7 @@ out = [
     [decode_utf8(bytes(data)) for data in byte_lists],
 ]
 options = [parse_page_options(query) for query in queries]
-out.append([[o.seed, o.rows, list(o.notices)] for o in options])
+out.append([[o.seed, o.rows, list(o.notices), o.game and [o.game.seed, o.game.moves]] for o in options])
 print(json.dumps(out))
 """
 
@@ -212,6 +214,9 @@ QUERIES = [
     "?rows=0+2+4+8+%2F+0+0+0+0+%2F+0+0+0+0+%2F+2+0+0+0&seed=5",
     "?rows=0,6,0,0/0,0,0,0/0,0,0,0/2,0,0,0",
     "?rows=65536,2,0,0/0,0,0,0/0,0,0,0/0,0,0,0",
+    "?game=" + encode_game(12, ["left", "up", "right", "down"] * 5),
+    "?game=" + encode_game(12, ["left", "up", "right", "down"] * 5)[:-2],
+    "?game=" + encode_game(12, ["left", "left", "left", "left"]),
     "?rows=",
     "?seed=%F0%9F%98%80&rows=%FF",
 ]

@@ -25,11 +25,10 @@ Bound to the DOM it receives (``document``, ``create_proxy``), like
 ``app.ai_controls``, so CPython tests drive it with fakes.
 """
 
-from app.js_guard import JsCallError, js_call
+from app.page_options import forget_option
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.saved_games import SavedGames, describe, worth_keeping
 from app.startup import LOST_POSITION, position_game
-from app.url_query import query_params, query_string
 from app.view import colour_class
 from app.wiring import Wiring
 from game2048.board import MAX_RANK, Board, from_rows, tile_values, to_rows
@@ -487,11 +486,4 @@ class PositionEditor:
 
     def _forget_link_position(self) -> None:
         """The URL's position is now the game: drop ``rows`` from the address, so a reload goes on playing it."""
-        window = self.document.defaultView
-        location = window.location
-        query = query_string([(k, v) for k, v in query_params(str(location.search)) if k != "rows"])
-        address = f"{location.pathname}{'?' + query if query else ''}{location.hash}"
-        try:
-            js_call(window, window.history, "replaceState", None, "", address)
-        except JsCallError:  # the address is a nicety; the game is open either way
-            pass
+        forget_option(self.document.defaultView, "rows")

@@ -6,6 +6,8 @@ a higher best score shows at once, and a game replaced by another tab's is
 kept and said so, with a button to play the other tab's game instead.
 "Resume kept game" (button or B) swaps the current game with the newest
 kept one; the current one is kept in its place if it is worth keeping.
+"Play from here" in the replay (``play_from``) starts a game at a replayed
+position the same way.
 """
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -14,14 +16,16 @@ except ImportError:
     pass
 
 from app.play import Intent, PlaySession
-from app.saved_games import SavedGames, describe
+from app.saved_games import SavedGames, describe, worth_keeping
 from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY
+from game2048.game_record import GameRecord, replay
 
 REPLACED = (
     "Another tab of this page saved a different game. Yours ({}) goes on here and is kept; "
     "your next move saves it over the other tab's game, which is then kept too."
 )
 TAKE_OTHER = "Play the other tab's game"
+KEPT_FOR_REPLAY = "Your game ({}) is kept: \u201cResume kept game\u201d (B) brings it back."
 
 
 class GameSwitcher:
@@ -49,6 +53,26 @@ class GameSwitcher:
         self.refresh()
         if game is not None:
             self.session.submit(Intent.switch(game))
+
+    def play_from(self, record: GameRecord, step: int, started: "float | None" = None) -> None:
+        """Play on from move ``step`` of ``record``: a new game (started now) with the record's first moves as its own.
+
+        Its seed is the record's, so its tiles come as they came then, and undo
+        reaches back to the record's start.  The game it replaces is kept if
+        it is worth keeping, and said so.
+        """
+        game = replay(record, step)
+        game.started = started
+        current = self.session.game
+        notices = []
+        if worth_keeping(current):
+            self.saved.keep(current)
+            notices.append(KEPT_FOR_REPLAY.format(describe(current)))
+        notices.extend(self.saved.take_notices())
+        self.refresh()
+        self.session.submit(Intent.switch(game))
+        if notices:
+            self.view.show_notice(" ".join(notices))
 
     def take_other_tabs_game(self) -> None:
         game = self.saved.take_saved()

@@ -137,8 +137,16 @@ class SavedGames:
             self.finished.add(record)
 
     def save(self, game: Game) -> bool:
-        """Save ``game`` for reloads, keeping first whatever another tab saved there; False if it failed."""
-        raw = encode(game)
+        """Save ``game`` for reloads, keeping first whatever another tab saved there; False if it failed.
+
+        The game ``load`` returned keeps the record it was saved with until ``restore_history`` has read it.
+        """
+        data = saved_form(game)
+        if self._loaded is not None and self._loaded[0] is game and "record" not in data:
+            record = self._loaded[1].get("record")
+            if record is not None:
+                data["record"] = record
+        raw = json.dumps(data)
         self._keep_other_tabs_game(raw)
         if not self.storage.set(GAME_KEY, raw):
             return False

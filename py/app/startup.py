@@ -11,6 +11,7 @@ from app.page_options import PageOptions, parse_page_options
 from app.saved_games import SavedGames, describe, worth_keeping
 from game2048.board import Board
 from game2048.game import Game, fresh_seed
+from game2048.game_record import GameRecord
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -44,13 +45,22 @@ class Start:
     """The game to show, the seed that "New game" replays (from the URL), and what to tell the player.
 
     ``from_link``: the game is the URL's position (``?rows=``), which the page then drops from the URL.
+    ``shared``: the URL's shared game (``?game=``), to open in the replay over the game, which it leaves as it is.
     """
 
-    def __init__(self, game: Game, seed: int | None, notices: list[str], from_link: bool = False) -> None:
+    def __init__(
+        self,
+        game: Game,
+        seed: int | None,
+        notices: list[str],
+        from_link: bool = False,
+        shared: "GameRecord | None" = None,
+    ) -> None:
         self.game = game
         self.seed = seed
         self.notices = notices
         self.from_link = from_link
+        self.shared = shared
 
 
 def choose_game(query: str, saved: SavedGames, clock: "Callable[[], float | None]" = lambda: None) -> Start:
@@ -68,7 +78,9 @@ def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float 
     notices = list(options.notices)
     game = saved.load()
     if options.rows is not None:
-        return _open_position(options, saved, game, notices)
+        start = _open_position(options, saved, game, notices)
+        start.shared = options.game
+        return start
     if options.seed is not None and (game is None or game.seed != options.seed):
         if game is not None and worth_keeping(game):
             saved.keep(game)
@@ -80,7 +92,7 @@ def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float 
     if game is None:
         game = fresh_game(None, clock())
     saved.save(game)
-    return Start(game, options.seed, saved.take_notices() + notices)
+    return Start(game, options.seed, saved.take_notices() + notices, shared=options.game)
 
 
 def _open_position(options: PageOptions, saved: SavedGames, game: Game | None, notices: list[str]) -> Start:

@@ -9,7 +9,9 @@ from app.game_switch import TAKE_OTHER, GameSwitcher
 from app.play import Intent, PlaySession
 from app.saved_games import SavedGames
 from app.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage
+from game2048.board import legal_moves
 from game2048.game import Game
+from game2048.game_record import GameRecord, decision, replay
 
 
 class Tab:
@@ -85,3 +87,26 @@ def test_a_higher_best_from_another_tab_shows_at_once():
     backend.setItem(BEST_KEY, "junk")
     a.switcher.on_storage(BEST_KEY, "junk")
     assert a.session.best == 4096 and "best score" in a.view.notices[-1]
+
+
+def test_play_from_here_starts_the_replayed_position_with_its_moves_and_keeps_the_current_game():
+    note = decision("alphabeta", "classic", 5, 80.0)
+    record = GameRecord(31)
+    for n in range(20):
+        record.append(legal_moves(record._replayed().board)[0], note if n % 2 else None)
+
+    async def scenario():
+        tab = Tab(MemoryBackend(), 6)
+        await tab.play("left", "up", "right")
+        tab.switcher.play_from(record, 12, started=99.0)
+        await tab.session.wait_idle()
+        return tab
+
+    tab = run_async(scenario)
+    game, saved, view = tab.session.game, tab.saved, tab.view
+    assert game.seed == 31 and game.moves == 12 and game.started == 99.0 and game.board == replay(record, 12).board
+    assert [entry[2] for entry in game.history] == record.decisions[:12] and game.undos == 0
+    assert saved.kept()[0]["seed"] == 6 and "is kept" in view.notices[-1]
+    for _ in range(12):
+        game.undo()
+    assert game.board == replay(record, 0).board

@@ -5,18 +5,21 @@ from __future__ import annotations
 import json
 from urllib.parse import quote
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 import app.startup as startup
 from app.ai_settings import AiSettings
-from app.saved_games import SavedGames
+from app.saved_games import SavedGames, encode, saved_form
 from app.startup import FAILED_START, LOST_POSITION, choose_game, position_game
-from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
+from app.storage import BEST_KEY, GAME_KEY, GAMES_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from game2048 import board as B
 from game2048.game import Game
+from game2048.game_record import LINK_ALPHABET, encode_game, record_from_link
 
-KEYS = (GAME_KEY, KEPT_KEY, BEST_KEY, SETTINGS_KEY)
+KEYS = (GAME_KEY, KEPT_KEY, BEST_KEY, SETTINGS_KEY, GAMES_KEY)
+LINK = encode_game(5, ["left", "up", "right", "down"] * 3)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
@@ -62,6 +65,10 @@ queries = st.one_of(
     st.text().map(lambda t: "?seed=" + quote(t)),
     st.integers(min_value=-5, max_value=2**70).map(lambda n: f"?seed={n}"),
     st.integers(min_value=4000, max_value=20_000).map(lambda n: "?seed=" + "7" * n),
+    st.text(alphabet=LINK_ALPHABET + "=%&", max_size=60).map(lambda t: "?game=" + t),
+    st.tuples(st.integers(min_value=0, max_value=len(LINK) + 2), st.text(max_size=3)).map(
+        lambda cut: "?game=" + LINK[: cut[0]] + quote(cut[1])
+    ),
 )
 
 
@@ -201,3 +208,23 @@ def _unplayed(game: Game) -> dict:
 
 def _link(rows: list[list[int]]) -> str:
     return "/".join(",".join(map(str, row)) for row in rows)
+
+
+def test_a_shared_game_opens_over_the_saved_game_and_leaves_it_as_it_was():
+    game = _game_in_progress()
+    start, saved, backend = _start({GAME_KEY: encode(game)}, f"?game={LINK}")
+    assert start.game.to_dict() == game.to_dict() and start.notices == []
+    assert start.shared.seed == 5 and len(start.shared.moves) == len(record_from_link(LINK).moves)
+    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(game)
+
+
+@pytest.mark.parametrize(
+    ("code", "words"),
+    [(LINK[:-5], "cut short"), (LINK[:6] + ("A" if LINK[6] != "A" else "B") + LINK[7:], "check"), ("", "empty")],
+)
+def test_a_bad_game_link_says_what_was_wrong_and_the_game_is_untouched(code, words):
+    game = _game_in_progress()
+    start, _, backend = _start({GAME_KEY: encode(game)}, f"?game={code}")
+    assert start.shared is None and start.game.to_dict() == game.to_dict()
+    assert "game link could not be opened" in start.notices[0] and words in start.notices[0]
+    assert "Your own game is as it was" in start.notices[0]
