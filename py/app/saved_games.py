@@ -23,6 +23,7 @@ except ImportError:
 from app.finished_games import FinishedGames
 from app.outside_data import BadData, read_json
 from app.storage import GAME_KEY, JSON_LIMITS, KEPT_KEY, Storage
+from game2048.board import max_rank
 from game2048.game import Game, SavedStateError
 from game2048.game_record import RecordError, resume, saved_record
 
@@ -76,7 +77,8 @@ def worth_keeping(game: Game) -> bool:
 
 
 def describe(game: Game) -> str:
-    return f"score {game.score}, {game.moves} moves" + (f", seed {game.seed}" if game.seed is not None else "")
+    """A game in a few words for a notice (not its seed: every game has one, most of them 19 digits long)."""
+    return f"score {game.score}, {game.moves} moves, best tile {1 << max_rank(game.board)}"
 
 
 def _game_list(data: Any) -> list[Any]:
