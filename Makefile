@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load soak lab
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-games soak lab
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
@@ -69,6 +69,10 @@ bench: deps chromium
 
 bench-load: deps chromium
 	$(VPY) tools/bench_load.py --baseline
+
+# Seeded games by the page's own autoplay in Chromium beside the CPython lab (ARGS="--games 4 --resume").
+bench-games: deps chromium
+	$(VPY) tools/bench_games.py --lab $(ARGS)
 
 soak: deps chromium
 	$(VPY) tools/soak.py

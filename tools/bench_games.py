@@ -1,0 +1,266 @@
+"""The page's AI measured where people use it: seeded games played by the page's own autoplay in Chromium.
+
+    python tools/bench_games.py [--games 20] [--seed-start 1] [--think-ms 100] [--parallel 2]
+                                [--stop-tile 2048] [--out lab-out/bench-games.jsonl] [--resume] [--lab]
+
+Each game opens ``/index.html?seed=N`` in a browser context of its own (so
+its storage is empty), sets the think time, presses Autoplay and waits until
+the page stops: autoplay pauses by itself at 2048, a lost game stops it, and
+a lower ``--stop-tile`` is stopped here.  The game's record is then read from
+the page's storage (``game2048:game``, or the finished games for a lost one)
+and written as a lab line (``game2048.lab.records``), so
+``python -m game2048.lab summary lab-out/bench-games.jsonl`` reads it like
+any lab file.  The page cannot count search nodes, so a page line's
+``nodes`` is 0.  With ``--lab`` the CPython lab plays the same seeds with
+the same configuration on as many processes, into ``<out>-lab.jsonl``, and
+the table puts both side by side.  ``--resume`` keeps the games a file holds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+if __package__ in (None, ""):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import CHROMIUM_ARGS, READY_SELECTOR, chromium_path  # noqa: E402
+from serve import REPO_ROOT, start_server  # noqa: E402
+
+sys.path.insert(0, str(REPO_ROOT / "py"))
+from game2048.board import max_rank  # noqa: E402
+from game2048.game_record import GameRecord, positions, replay  # noqa: E402
+from game2048.lab.config import PlayConfig  # noqa: E402
+from game2048.lab.records import read, to_line  # noqa: E402
+from game2048.lab.summary import summarize  # noqa: E402
+
+DEFAULT_OUT = REPO_ROOT / "lab-out" / "bench-games.jsonl"
+READ_RECORD_JS = """(seed) => {
+  const game = JSON.parse(localStorage.getItem('game2048:game') || 'null');
+  if (game && game.record && game.record.seed === seed) return game.record;
+  const games = JSON.parse(localStorage.getItem('game2048:games') || '[]');
+  return games.find((record) => record.seed === seed) || null;
+}"""
+
+
+def stopped_at(record: GameRecord, stop_tile: int) -> GameRecord:
+    """The record up to the first move that reached ``stop_tile`` (the page may play a move or two beyond it)."""
+    if not stop_tile:
+        return record
+    for step, (board, _score) in enumerate(positions(record)):
+        if 1 << max_rank(board) >= stop_tile:
+            return GameRecord(record.seed, record.moves[:step], record.decisions[:step], record.undos, record.started)
+    return record
+
+
+def lab_line(record: GameRecord, config: PlayConfig, seconds: float) -> dict[str, Any]:
+    """A lab line (as ``game2048.lab.play.play_game`` returns it) for a game the page's AI played."""
+    if None in record.decisions:
+        raise ValueError(f"game {record.seed} has moves the AI did not choose")
+    think = [d["think_ms"] for d in record.decisions]
+    depths = [d["depth"] for d in record.decisions]
+    game = replay(record)
+    top = 1 << max_rank(game.board)
+    ordered_think, ordered_depths = sorted(think) or [0.0], sorted(depths) or [0]
+    return {
+        "seed": record.seed,
+        "max_tile": top,
+        "score": game.score,
+        "moves": game.moves,
+        "reached_stop": bool(config.stop_tile and top >= config.stop_tile),
+        "lost": game.over,
+        "think_ms_p50": percentile(ordered_think, 50),
+        "think_ms_p99": percentile(ordered_think, 99),
+        "think_ms_max": float(ordered_think[-1]),
+        "depth_median": percentile(ordered_depths, 50),
+        "depth_p10": percentile(ordered_depths, 10),
+        "nodes": 0,
+        "seconds": seconds,
+        **config.to_dict(),
+        "record": record.to_dict(),
+        "_think_ms": think,
+        "_depths": depths,
+    }
+
+
+def percentile(ordered: list[float], q: float) -> float:
+    """numpy's default (linear) percentile of sorted values."""
+    position = (len(ordered) - 1) * q / 100
+    low = int(position)
+    high = min(low + 1, len(ordered) - 1)
+    return float(ordered[low] + (ordered[high] - ordered[low]) * (position - low))
+
+
+async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Namespace) -> tuple[dict, float]:
+    """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop)."""
+    settings = json.dumps({"ai": {"think_ms": args.think_ms, "pause_ms": 0}})
+    context = await browser.new_context(viewport={"width": 900, "height": 1300}, service_workers="block")
+    await context.add_init_script(
+        script="if (!sessionStorage.getItem('bench')) { sessionStorage.setItem('bench', '1');"
+        f" localStorage.clear(); localStorage.setItem('game2048:settings', {json.dumps(settings)}); }}"
+    )
+    try:
+        page = await context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        await page.goto(f"{base_url}/index.html?seed={seed}")
+        await page.wait_for_selector(READY_SELECTOR, state="attached", timeout=120_000)
+        await page.wait_for_selector("#ai-autoplay:not([disabled])", state="attached", timeout=180_000)
+        shown = await page.text_content("#ai-think-value")
+        if shown != f"{args.think_ms} ms":
+            raise RuntimeError(f"the page's think time shows {shown}, not {args.think_ms} ms")
+        started = time.perf_counter()
+        await page.keyboard.press("p")
+        while True:
+            await page.wait_for_timeout(500)
+            if time.perf_counter() - started > args.timeout_min * 60:
+                raise RuntimeError(f"game {seed} did not end in {args.timeout_min} min")
+            state = await page.get_attribute("body", "data-autoplay")
+            top = await page.evaluate(
+                "Math.max(0, ...[...document.querySelectorAll('#board .tile-inner')].map(t => +t.textContent || 0))"
+            )
+            if args.stop_tile and top >= args.stop_tile and state == "on":
+                await page.keyboard.press("Escape")
+                continue
+            if state == "off" or state == "waiting":
+                break
+        seconds = time.perf_counter() - started
+        await page.wait_for_selector('#board[data-settled="true"]', state="attached")
+        record = await page.evaluate(READ_RECORD_JS, seed)
+        if record is None:
+            raise RuntimeError(f"game {seed}: the page holds no record of it ({await page.text_content('#ai-status')})")
+        if errors:
+            raise RuntimeError(f"game {seed}: the page reported errors: {errors[:3]}")
+        return record, seconds
+    finally:
+        await context.close()
+
+
+async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayConfig, out: Path) -> None:
+    """Play ``seeds`` ``args.parallel`` at a time, appending each game's line to ``out`` as it ends."""
+    from playwright.async_api import async_playwright
+
+    server, base_url = start_server(REPO_ROOT, port=0)
+    queue = list(seeds)
+    try:
+        async with async_playwright() as playwright:
+            browser = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+
+            async def worker() -> None:
+                while queue:
+                    seed = queue.pop(0)
+                    data, seconds = await play_game(browser, base_url, seed, args)
+                    record = stopped_at(GameRecord.from_dict(data), config.stop_tile)
+                    line = lab_line(record, config, seconds)
+                    with out.open("a") as handle:
+                        handle.write(to_line(line))
+                    print(f"page: seed {seed}: max tile {line['max_tile']}, {line['moves']} moves", file=sys.stderr)
+
+            await asyncio.gather(*(worker() for _ in range(max(1, args.parallel))))
+            await browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def lab_file(out: Path) -> Path:
+    return out.with_name(out.stem + "-lab" + out.suffix)
+
+
+def run_lab(seeds: list[int], args: argparse.Namespace, out: Path) -> None:
+    """The CPython lab on the same seeds and configuration (``python -m game2048.lab run``)."""
+    command = [
+        sys.executable,
+        "-m",
+        "game2048.lab",
+        "run",
+        "--seeds",
+        ",".join(map(str, seeds)),
+        "--think-ms",
+        str(args.think_ms),
+        "--stop-tile",
+        str(args.stop_tile),
+        "--jobs",
+        str(args.parallel),
+        "--out",
+        str(out),
+        "--no-progress",
+    ]
+    if args.resume:
+        command.append("--resume")
+    env = dict(os.environ, PYTHONPATH=str(REPO_ROOT / "py"))
+    subprocess.run(command, check=True, cwd=REPO_ROOT, env=env, stdout=subprocess.DEVNULL)
+
+
+def table(rows: list[tuple[str, list[dict]]], stop_tile: int) -> str:
+    """The Markdown table: each player's games, wins, depth and think times."""
+    lines = [
+        f"| player | games | reached {stop_tile} | median depth (p10) | think ms p50 / p99 / max | median moves |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for name, records in rows:
+        s = summarize(records)
+        wins = sum(1 for r in records if r["max_tile"] >= stop_tile)
+        moves = sorted(r["moves"] for r in records)
+        lines.append(
+            f"| {name} | {s['games']} | {wins} ({100 * wins / s['games']:.0f} %) | {s['depth_median']:g} "
+            f"({s['depth_p10']:g}) | {s['think_ms_p50']:.1f} / {s['think_ms_p99']:.1f} / {s['think_ms_max']:.1f} | "
+            f"{percentile(moves, 50):g} |"
+        )
+    return "\n".join(lines)
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--seed-start", type=int, default=1)
+    parser.add_argument("--think-ms", type=int, default=100)
+    parser.add_argument("--parallel", type=int, default=2, help="pages (and lab processes) at a time")
+    parser.add_argument("--stop-tile", type=int, default=2048)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--resume", action="store_true", help="keep the games the files hold; play the others")
+    parser.add_argument("--lab", action="store_true", help="also play the seeds in the CPython lab, side by side")
+    parser.add_argument("--timeout-min", type=float, default=30.0, help="the longest one game may take")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.parallel < 1 or args.think_ms < 1:
+        parser.error("--games, --parallel and --think-ms are at least 1")
+    return args
+
+
+def pending(out: Path, seeds: list[int], resume: bool) -> list[int]:
+    """The seeds still to play: all of them, or with ``resume`` those ``out`` does not hold (else it is emptied)."""
+    if not resume or not out.exists():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text("")
+        return seeds
+    done = {line["seed"] for line in read(out)}
+    return [seed for seed in seeds if seed not in done]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    config = PlayConfig(think_ms=float(args.think_ms), stop_tile=args.stop_tile)
+    seeds = list(range(args.seed_start, args.seed_start + args.games))
+    out = args.out
+    asyncio.run(play_games(pending(out, seeds, args.resume), args, config, out))
+    rows = [("page (Chromium, Pyodide worker)", [r for r in read(out) if r["seed"] in seeds])]
+    if args.lab:
+        run_lab(seeds, args, lab_file(out))
+        rows.append(("CPython lab", [r for r in read(lab_file(out)) if r["seed"] in seeds]))
+    print(f"`python tools/bench_games.py {' '.join(sys.argv[1:] if argv is None else argv)}`")
+    print(f"{date.today()}, {platform.node()} ({platform.machine()}, Python {platform.python_version()})\n")
+    print(table(rows, args.stop_tile))
+    print(f"\nRecords: {out}" + (f" and {lab_file(out)}" if args.lab else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
