@@ -144,12 +144,13 @@ async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Names
         await context.close()
 
 
-async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayConfig, out: Path) -> None:
-    """Play ``seeds`` ``args.parallel`` at a time, appending each game's line to ``out`` as it ends."""
+async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayConfig, out: Path) -> list[int]:
+    """Play ``seeds``, ``args.parallel`` at a time, each line appended to ``out`` as its game ends; the failed seeds."""
     from playwright.async_api import async_playwright
 
     server, base_url = start_server(REPO_ROOT, port=0)
     queue = list(seeds)
+    failed: list[int] = []
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -157,7 +158,12 @@ async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayCon
             async def worker() -> None:
                 while queue:
                     seed = queue.pop(0)
-                    data, seconds = await play_game(browser, base_url, seed, args)
+                    try:
+                        data, seconds = await play_game(browser, base_url, seed, args)
+                    except Exception as exc:  # noqa: BLE001 - one game's failure is said, the others go on
+                        failed.append(seed)
+                        print(f"page: seed {seed} failed: {str(exc).splitlines()[0]}", file=sys.stderr)
+                        continue
                     record = stopped_at(GameRecord.from_dict(data), config.stop_tile)
                     line = lab_line(record, config, seconds)
                     with out.open("a") as handle:
@@ -169,6 +175,7 @@ async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayCon
     finally:
         server.shutdown()
         server.server_close()
+    return failed
 
 
 def lab_file(out: Path) -> Path:
@@ -250,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
     config = PlayConfig(think_ms=float(args.think_ms), stop_tile=args.stop_tile)
     seeds = list(range(args.seed_start, args.seed_start + args.games))
     out = args.out
-    asyncio.run(play_games(pending(out, seeds, args.resume), args, config, out))
+    failed = asyncio.run(play_games(pending(out, seeds, args.resume), args, config, out))
     rows = [("page (Chromium, Pyodide worker)", [r for r in read(out) if r["seed"] in seeds])]
     if args.lab:
         run_lab(seeds, args, lab_file(out))
@@ -259,7 +266,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{date.today()}, {platform.node()} ({platform.machine()}, Python {platform.python_version()})\n")
     print(table(rows, args.stop_tile))
     print(f"\nRecords: {out}" + (f" and {lab_file(out)}" if args.lab else ""))
-    return 0
+    if failed:
+        print(f"Failed: seeds {', '.join(map(str, failed))} (run again with --resume to play them)")
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
