@@ -9,11 +9,13 @@ interpreters differ on purpose (``json.loads`` words its errors its own way),
 only the verdict is compared.
 """
 
+import json
 from urllib.parse import parse_qsl, urlencode
 
 from micropython_runner import json_outputs
 
-from game2048.game_record import encode_game
+from game2048.board import legal_moves
+from game2048.game_record import GameRecord, decision, encode_game
 
 FAKE_DOM = '''
 import json
@@ -463,3 +465,49 @@ def test_the_words_and_the_board_are_the_same() -> None:
 def test_play_and_the_game_switch_behave_the_same() -> None:
     micropython, cpython = json_outputs(PLAY, {"fakedom.py": FAKE_DOM}, asynchronous=True)
     assert micropython == cpython
+
+
+RECORDS = """
+from types_stub import Namespace
+from app.finished_games import FinishedGames
+from app.games_panel import chart_svg, games_table, summary_line
+from app.lab_files import read_lab_file
+from app.replay_view import decision_text, share_address, spawned_cell
+from app.storage import MemoryBackend, Storage
+from game2048.game_record import GameRecord, positions, summary_of
+
+lines, moves = json.loads(DATA)
+lab = read_lab_file(lines, "run.jsonl")
+out = [[label for label, _ in lab.games], lab.problems, lab.notice()]
+record = GameRecord.from_dict(lab.games[0][1])
+steps = positions(record)
+out.append([decision_text(record, step) for step in range(len(steps))])
+out.append([spawned_cell(steps[n - 1][0], record.moves[n - 1], steps[n][0]) for n in range(1, len(steps))])
+out.append(share_address(Namespace("http://x", "/index.html", "?seed=3&a=b"), record))
+rows = [summary_of(data) for _, data in lab.games]
+out.append([chart_svg(rows), games_table(rows, "file", "Games", str), summary_line(rows)])
+finished = FinishedGames(Storage(MemoryBackend()))
+for _, data in lab.games:
+    finished.add(data)
+out.append([row["seed"] for row in finished.summaries()])
+print(json.dumps(out))
+"""
+TYPES_STUB = """
+class Namespace:
+    def __init__(self, origin, pathname, search):
+        self.origin, self.pathname, self.search = origin, pathname, search
+"""
+
+
+def test_records_lab_files_and_the_replays_words_are_the_same() -> None:
+    lines = []
+    for seed in (4, 9):
+        record = GameRecord(seed)
+        for n in range(15):
+            note = decision("alphabeta", "snake", 5, 50.0, n == 3) if n % 2 else None
+            record.append(legal_moves(record._replayed().board)[0], note)
+        lines.append(json.dumps({"seed": seed, "record": record.to_dict()}))
+    text = "\n".join(lines + ['{"seed": 3}', "not json", lines[0][:30]])
+    micropython, cpython = json_outputs(RECORDS, {"types_stub.py": TYPES_STUB}, [text, None])
+    assert micropython == cpython
+    assert cpython[0] == ["seed 4", "seed 9"] and cpython[-1] == [9, 4]

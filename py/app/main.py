@@ -29,14 +29,20 @@ from app.clock import now_ms  # noqa: E402
 from app.editor import EDIT_KEY, PositionEditor  # noqa: E402
 from app.explorer import EXPLORER_KEY, Explorer  # noqa: E402
 from app.game_switch import GameSwitcher  # noqa: E402
+from app.games_panel import GAMES_KEY_LETTER, GamesPanel  # noqa: E402
 from app.inputs import InputRouter  # noqa: E402
 from app.motion import MotionToggle  # noqa: E402
+from app.page_options import forget_option  # noqa: E402
 from app.play import SLIDE_SECONDS, Intent, PlaySession  # noqa: E402
+from app.replay_view import ReplayView  # noqa: E402
+from app.replays import REPLAY_KEY, Replays  # noqa: E402
 from app.saved_games import SavedGames  # noqa: E402
 from app.startup import choose_game, fresh_game  # noqa: E402
 from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
 from app.tree_walk import TreeWalk  # noqa: E402
 from app.view import BoardView  # noqa: E402
+from game2048.board import to_rows  # noqa: E402
+from game2048.game_record import LINK_PARAM  # noqa: E402
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -156,14 +162,21 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
+    replay, panel = replay_parts(session, saved, switcher, controls, client, explorer)
     key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle, "u": undo, "y": redo}
     key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
-    # While a position is edited, game moves and game keys do nothing; T plays the edited position.
-    game_keys = {key: editor.guard(action) for key, action in key_actions.items()}
-    game_keys[EDIT_KEY] = editor.toggle
-    history_keys = {"undo": editor.guard(undo), "redo": editor.guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
-    router = InputRouter(document, view.board_el, editor.guard(move), game_keys, history_keys)
-    _keep_alive.extend([controls, editor, router])
+    key_actions[GAMES_KEY_LETTER] = panel.toggle
+    key_actions[REPLAY_KEY] = replay.current
+
+    def guard(action: Callable[..., None]) -> Callable[..., None]:
+        """While a position is edited or a replay is open, game moves and game keys do nothing."""
+        return editor.guard(lambda *args: None if replay.view.is_open else action(*args))
+
+    game_keys = {key: guard(action) for key, action in key_actions.items()}
+    game_keys[EDIT_KEY] = lambda: None if replay.view.is_open else editor.toggle()  # T plays the edited position
+    history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
+    router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
+    _keep_alive.extend([controls, editor, router, replay, panel])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)
@@ -177,6 +190,9 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     shown = list(notices) + list(start.notices) + list(storage.take_notices())  # the last: refused settings
     if shown:
         view.show_notice(" ".join(shown))
+    if start.shared is not None:
+        forget_option(window, LINK_PARAM)  # a reload goes back to the game; the link still opens the replay
+        replay.view.open(start.shared, "Shared game")
 
     document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True
@@ -188,6 +204,43 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     # when it answers.
     _keep_alive.append(asyncio.create_task(controls.connect()))
     return session
+
+
+def replay_parts(
+    session: PlaySession,
+    saved: SavedGames,
+    switcher: GameSwitcher,
+    controls: AiControls,
+    client: AiClient,
+    explorer: Explorer,
+) -> tuple[Replays, GamesPanel]:
+    """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
+
+    async def explain_board(board: int) -> dict:
+        return await client.explain(explorer.request_for(controls.settings.request(to_rows(board))))
+
+    def show_games() -> None:
+        panel.show_games(saved.finished.summaries())
+        notices = saved.take_notices()
+        if notices:
+            panel.say(" ".join(notices))
+
+    def date_text(ms: Any) -> str:
+        """A game's start in the browser's local time, ``YYYY-MM-DD HH:MM``."""
+        if ms is None:
+            return "\u2014"
+        moment = window.Date.new(float(ms))
+        parts = (moment.getMonth() + 1, moment.getDate(), moment.getHours(), moment.getMinutes())
+        return f"{moment.getFullYear()}-" + "{:02d}-{:02d} {:02d}:{:02d}".format(*parts)
+
+    replays = Replays(session, saved, lambda text: panel.say(text))
+    panel = GamesPanel(document, create_proxy, replays.open, replays.read_file, replays.current, show_games, date_text)
+    replays.panel = panel
+    replays.view = ReplayView(
+        document, create_proxy, lambda record, step: switcher.play_from(record, step, clock()), explain_board
+    )
+    session.listeners.append(lambda event, *_: show_games() if panel.is_open and event in ("over", "restart") else None)
+    return replays, panel
 
 
 def guarded_main() -> PlaySession | None:

@@ -1,0 +1,142 @@
+"""Replays in the page: a shared link, a step through a game, a dropped lab file, a game from "Your games"."""
+
+import json
+
+from pagekit import read_board, wait_settled
+
+from game2048 import board as B
+from game2048.game import Game
+from game2048.game_record import GameRecord, decision, encode_game, positions
+
+AI = decision("alphabeta", "classic", 6, 99.0)
+
+
+def recorded(seed: int, moves: int, every_ai: int = 2) -> GameRecord:
+    record = GameRecord(seed)
+    while len(record.moves) < moves:
+        legal = B.legal_moves(record._replayed().board)
+        record.append(legal[len(record.moves) % len(legal)], AI if len(record.moves) % every_ai else None)
+    return record
+
+
+def shown_rows(page) -> list[list[int]]:
+    cells = page.eval_on_selector_all("#replay-board .mini-cell", "cells => cells.map(c => c.textContent)")
+    values = [int(text) if text else 0 for text in cells]
+    return [values[i : i + 4] for i in range(0, 16, 4)]
+
+
+def test_a_shared_link_opens_its_replay_and_steps_with_keys_buttons_and_the_slider(open_page):
+    record = recorded(61, 40)
+    steps = positions(record)
+    run = open_page(f"seed=5&game={encode_game(record.seed, record.moves)}")
+    page = run.page
+    page.wait_for_selector("#replay-view", state="visible")
+    assert page.text_content("#replay-title") == "Shared game"
+    assert shown_rows(page) == B.to_rows(steps[0][0]) and "game=" not in page.url  # a reload opens the game
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    page.click("#replay-forward")
+    assert shown_rows(page) == B.to_rows(steps[3][0])
+    assert page.text_content("#replay-status") == f"Move 3 of 40 \u00b7 score {steps[3][1]}"
+    assert "the AI (alphabeta, classic) played" in page.text_content("#replay-decision")
+    page.keyboard.press("End")
+    assert shown_rows(page) == B.to_rows(steps[40][0])
+    page.click("#replay-back")
+    page.fill("#replay-slider", "17")
+    assert shown_rows(page) == B.to_rows(steps[17][0])
+    page.select_option("#replay-speed", "20")
+    page.click("#replay-play")
+    page.wait_for_function("document.getElementById('replay-play').textContent === 'Play'")  # played to the end
+    assert shown_rows(page) == B.to_rows(steps[40][0])
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-view", state="hidden")
+    assert read_board(page) == B.to_rows(Game.new(5).board)  # the game underneath never moved
+    assert run.errors == []
+
+
+def test_a_bad_link_says_what_was_wrong_and_the_game_is_untouched(open_page):
+    code = encode_game(61, recorded(61, 30).moves)
+    run = open_page(f"seed=5&game={code[:-4]}")
+    page = run.page
+    assert "game link could not be opened: the link is cut short" in page.text_content("#notice")
+    assert page.is_hidden("#replay-view") and read_board(page) == B.to_rows(Game.new(5).board)
+    assert run.errors == []
+
+
+def test_a_dropped_lab_file_lists_its_games_and_opens_one(open_page):
+    lines = [json.dumps({"seed": seed, "record": recorded(seed, 25).to_dict()}) for seed in (71, 72)]
+    text = "\n".join(lines + ['{"seed": 3, "max_tile": 512}', "{cut"])
+    run = open_page("seed=5")
+    page = run.page
+    page.evaluate(
+        """(text) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], "games.jsonl", {type: "application/json"}));
+          document.body.dispatchEvent(new DragEvent("dragover", {dataTransfer: data, bubbles: true, cancelable: true}));
+          document.body.dispatchEvent(new DragEvent("drop", {dataTransfer: data, bubbles: true, cancelable: true}));
+        }""",
+        text,
+    )
+    page.wait_for_selector("#games-table")
+    notice = page.text_content("#games-notice")
+    assert "games.jsonl: 2 games to replay" in notice and "1 line was written before" in notice
+    assert "the last line is cut short" in notice
+    assert page.eval_on_selector_all("#games-table tbody tr", "rows => rows.length") == 2
+    page.click("#games-table tbody tr:nth-child(2) .games-open")
+    page.wait_for_selector("#replay-view", state="visible")
+    assert page.text_content("#replay-title") == "Lab game, seed 72"
+    assert shown_rows(page) == B.to_rows(Game.new(72).board)
+    page.keyboard.press("Escape")
+    page.set_input_files(
+        "#games-file", files=[{"name": "other.jsonl", "mimeType": "application/json", "buffer": lines[0].encode()}]
+    )
+    page.wait_for_function("document.getElementById('games-notice').textContent.startsWith('other.jsonl: 1 game')")
+    assert run.errors == []
+
+
+def test_a_finished_game_opens_from_your_games_and_play_from_here_goes_on_from_it(open_page):
+    run = open_page("seed=81")
+    page = run.page
+    for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"] * 3:
+        page.keyboard.press(key)
+    wait_settled(page)
+    played = json.loads(page.evaluate("localStorage.getItem('game2048:game')"))["record"]
+    page.keyboard.press("r")
+    wait_settled(page)
+    page.keyboard.press("g")
+    page.wait_for_selector("#games-table")
+    assert "1 game, 0 won" in page.text_content("#games-list")
+    page.click("#games-table .games-open")
+    page.wait_for_selector("#replay-view", state="visible")
+    record = GameRecord.from_dict(played)
+    count = len(record.moves)
+    assert page.text_content("#replay-status").startswith(f"Move 0 of {count}")
+    for _ in range(5):
+        page.keyboard.press("ArrowRight")
+    page.click("#replay-from-here")
+    page.wait_for_selector("#replay-view", state="hidden")
+    wait_settled(page)
+    assert read_board(page) == B.to_rows(positions(record)[5][0])
+    page.keyboard.press("u")  # the replayed moves are the new game's own: undo reaches into them
+    wait_settled(page)
+    assert read_board(page) == B.to_rows(positions(record)[4][0])
+    assert run.errors == []
+
+
+def test_the_replay_fits_a_small_phone(open_page):
+    record = recorded(91, 12)
+    run = open_page(
+        f"game={encode_game(record.seed, record.moves)}",
+        viewport={"width": 320, "height": 480},
+        is_mobile=True,
+        has_touch=True,
+    )
+    page = run.page
+    page.wait_for_selector("#replay-view", state="visible")
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    page.tap("#replay-forward")
+    assert page.text_content("#replay-status").startswith("Move 1 of 12")
+    page.tap("#replay-close")
+    page.wait_for_selector("#replay-view", state="hidden")
+    assert run.errors == []
