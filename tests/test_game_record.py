@@ -66,7 +66,8 @@ def test_a_record_replays_the_same_boards_and_scores_after_its_saved_form(seed, 
     record, steps = play_recorded(seed, policy)
     back = GameRecord.from_dict(json.loads(json.dumps(record.to_dict())))
     assert back == record and back.to_dict() == record.to_dict()
-    assert positions(back) == steps
+    assert positions(back) == steps  # read from the replayed game's history
+    assert positions(GameRecord(back.seed, back.moves, back.decisions)) == steps  # replayed afresh
     game = replay(back)
     assert (game.board, game.score, game.moves) == steps[-1] + (len(steps) - 1,)
     middle = len(steps) // 2

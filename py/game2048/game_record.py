@@ -371,7 +371,15 @@ def replay(record: GameRecord, upto: "int | None" = None) -> Game:
 
 
 def positions(record: GameRecord) -> "list[tuple[Board, int]]":
-    """(board, score) at the start and after each move: ``len(moves) + 1`` steps a replay view walks through."""
+    """(board, score) at the start and after each move: ``len(moves) + 1`` steps a replay view walks through.
+
+    Read from the record's replayed game when it has one (a record read with ``from_dict`` has), else replayed.
+    """
+    played = record._game
+    if played is not None and len(played.history) == len(record.moves):
+        steps = [(position[0], position[1]) for _direction, position, _note in played.history]
+        steps.append((played.board, played.score))
+        return steps
     game = Game.new(record.seed)
     steps = [(game.board, game.score)]
     for number, direction in enumerate(record.moves, 1):
