@@ -192,7 +192,7 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         view.show_notice(" ".join(shown))
     if start.shared is not None:
         forget_option(window, LINK_PARAM)  # a reload goes back to the game; the link still opens the replay
-        replay.view.open(start.shared, "Shared game")
+        replay.view.open(start.shared, "Shared game", deciders_known=False)  # a link holds the moves only
 
     document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True

@@ -56,11 +56,16 @@ IDS = (
 )
 
 
-def decision_text(record: GameRecord, step: int) -> str:
-    """What led to position ``step``: the start, a person's move, or the AI's with its summary."""
+def decision_text(record: GameRecord, step: int, deciders_known: bool = True) -> str:
+    """What led to position ``step``: the start, a person's move, or the AI's with its summary.
+
+    A shared link holds the moves only: then nobody is named (``deciders_known`` False).
+    """
     if step == 0:
         return f"Start of the game (seed {record.seed})."
     direction = record.moves[step - 1]
+    if not deciders_known:
+        return f"Move {step}: {direction}."
     decision = record.decisions[step - 1]
     if decision is None:
         return f"Move {step}: you played {direction}."
@@ -111,6 +116,7 @@ class ReplayView:
         for name in IDS:
             self.el[name] = document.getElementById(name)
         self.record: GameRecord | None = None
+        self.deciders_known = True
         self.steps: list[tuple[int, int]] = []
         self.step = 0
         self.speed = DEFAULT_SPEED
@@ -136,10 +142,14 @@ class ReplayView:
     def is_open(self) -> bool:
         return not self.el["replay-view"].hidden
 
-    def open(self, record: GameRecord, title: str, step: int = 0) -> None:
-        """Show ``record`` from position ``step`` (its positions are computed here, once)."""
+    def open(self, record: GameRecord, title: str, step: int = 0, deciders_known: bool = True) -> None:
+        """Show ``record`` from position ``step`` (its positions are computed here, once).
+
+        ``deciders_known`` False: the record does not say who chose its moves (a shared link).
+        """
         self.pause()
         self.record = record
+        self.deciders_known = deciders_known
         self.steps = positions(record)
         self.el["replay-title"].textContent = title
         slider = self.el["replay-slider"]
@@ -180,7 +190,7 @@ class ReplayView:
             mark = spawned_cell(self.steps[step - 1][0], self.record.moves[step - 1], board)
         self.el["replay-board"].innerHTML = mini_board(to_rows(board), mark, f"Position after move {step}")
         self.el["replay-status"].textContent = f"Move {step} of {last} \u00b7 score {format_value(score)}"
-        self.el["replay-decision"].textContent = decision_text(self.record, step)
+        self.el["replay-decision"].textContent = decision_text(self.record, step, self.deciders_known)
         slider = self.el["replay-slider"]
         slider.value = str(step)
         slider.setAttribute("aria-valuetext", f"Move {step} of {last}")

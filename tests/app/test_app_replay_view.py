@@ -132,6 +132,7 @@ def test_each_move_says_who_chose_it_and_the_ai_its_summary():
         == f"Move 2: the AI (alphabeta, classic) played {record.moves[1]}, depth 7 in 100.2 ms."
     )
     assert "Rescue search" in decision_text(record, 3) and "depth 3 in 12.0 ms" in decision_text(record, 3)
+    assert decision_text(record, 2, deciders_known=False) == f"Move 2: {record.moves[1]}."
 
 
 def test_the_tile_a_move_brought_is_the_one_marked():

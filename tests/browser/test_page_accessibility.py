@@ -242,3 +242,23 @@ def test_the_system_preference_turns_animations_off(open_page):
     assert page.evaluate("() => getComputedStyle(document.querySelector('.tile')).transitionDuration") == "0s"
     assert page.evaluate("() => getComputedStyle(document.querySelector('.tile-inner')).animationName") == "none"
     assert run.errors == []
+
+
+def test_your_games_and_the_replay_have_no_axe_violations(open_page):
+    run = open_page("seed=12")
+    page = run.page
+    for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"] * 2:
+        page.keyboard.press(key)
+    page.keyboard.press("r")  # the game just left is listed
+    page.keyboard.press("g")
+    page.wait_for_selector("#games-table")
+    _assert_no_violations(page)
+    page.click("#games-table .games-open")
+    page.wait_for_selector("#replay-view", state="visible")
+    page.keyboard.press("ArrowRight")
+    page.click("#replay-copy-link")
+    page.wait_for_selector("#replay-link", state="visible")
+    _assert_no_violations(page)
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.classList.contains('games-open')")  # the focus came back
+    assert run.errors == []
