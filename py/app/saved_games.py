@@ -31,7 +31,7 @@ MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
 
 
-NO_RECORD = (
+RECORD_REFUSED = (
     "Your game's record could not be read ({}): the game goes on, but undo reaches back only to "
     "this position and the game will not be listed in your games."
 )
@@ -59,7 +59,7 @@ def with_record(data: Any, game: Game, notices: "list[str]") -> Game:
     try:
         return resume(record, game)
     except RecordError as exc:
-        notices.append(NO_RECORD.format(exc))
+        notices.append(RECORD_REFUSED.format(exc))
         return game
 
 

@@ -278,6 +278,14 @@ def game_result(game: Game) -> "dict[str, Any]":
 
 def saved_record(game: Game, ended: "float | None" = None) -> "dict[str, Any] | None":
     """``record_of(game, ended).to_dict()``, built straight from the game's history (the page saves it every move)."""
+    played = _played_moves(game)
+    if played is None:
+        return None
+    return _saved_form(game.seed, played[0], played[1], game.undos, game.started, ended, game_result(game))
+
+
+def _played_moves(game: Game) -> "tuple[list[Direction], list[dict[str, Any] | None]] | None":
+    """(moves, their notes) of a game whose history goes back to ``Game.new(seed)``; else None."""
     if not game.from_seed or game.seed is None or len(game.history) != game.moves:
         return None
     moves = []
@@ -285,7 +293,7 @@ def saved_record(game: Game, ended: "float | None" = None) -> "dict[str, Any] | 
     for direction, _position, note in game.history:
         moves.append(direction)
         decisions.append(note)
-    return _saved_form(game.seed, moves, decisions, game.undos, game.started, ended, game_result(game))
+    return moves, decisions
 
 
 def _saved_form(
@@ -318,14 +326,10 @@ def record_of(game: Game, ended: "float | None" = None) -> "GameRecord | None":
     ``game`` itself, so ``to_dict`` replays nothing: use the record to save or
     show the game, not to ``append`` or ``undo`` (that would move ``game``).
     """
-    if not game.from_seed or game.seed is None or len(game.history) != game.moves:
+    played = _played_moves(game)
+    if played is None:
         return None
-    moves = []
-    decisions = []
-    for direction, _position, note in game.history:
-        moves.append(direction)
-        decisions.append(note)
-    record = GameRecord(game.seed, moves, decisions, game.undos, game.started, ended)
+    record = GameRecord(game.seed, played[0], played[1], game.undos, game.started, ended)
     record._game = game
     return record
 
