@@ -3,10 +3,12 @@
     python tools/bench_games.py [--games 20] [--seed-start 1] [--think-ms 100] [--parallel 2]
                                 [--stop-tile 2048] [--out lab-out/bench-games.jsonl] [--resume] [--lab]
 
-Each game opens ``/index.html?seed=N`` in a browser context of its own (so
-its storage is empty), sets the think time, presses Autoplay and waits until
-the page stops: autoplay pauses by itself at 2048, a lost game stops it, and
-a lower ``--stop-tile`` is stopped here.  The game's record is then read from
+Each game opens ``/?seed=N`` in a browser context of its own (so its
+storage is empty), sets the think time on the page's slider (and the pause
+between autoplay moves to 0 ms, which changes no move), presses Autoplay and
+waits until the page stops: autoplay pauses by itself at 2048, a lost game
+stops it, and a lower ``--stop-tile`` is stopped here (a higher one presses
+"Keep going").  The game's record is then read from
 the page's storage (``game2048:game``, or the finished games for a lost one)
 and written as a lab line (``game2048.lab.records``), so
 ``python -m game2048.lab summary lab-out/bench-games.jsonl`` reads it like
@@ -20,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import platform
 import subprocess
@@ -36,10 +37,11 @@ from browser import CHROMIUM_ARGS, READY_SELECTOR, chromium_path  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
 
 sys.path.insert(0, str(REPO_ROOT / "py"))
+from app.ai_settings import THINK_STEPS_MS  # noqa: E402
 from game2048.board import max_rank  # noqa: E402
 from game2048.game_record import GameRecord, positions, replay  # noqa: E402
-from game2048.lab.config import PlayConfig  # noqa: E402
-from game2048.lab.records import read, to_line  # noqa: E402
+from game2048.lab.config import ConfigError, PlayConfig  # noqa: E402
+from game2048.lab.records import read, resumable, to_line  # noqa: E402
 from game2048.lab.summary import summarize  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "lab-out" / "bench-games.jsonl"
@@ -49,6 +51,7 @@ READ_RECORD_JS = """(seed) => {
   const games = JSON.parse(localStorage.getItem('game2048:games') || '[]');
   return games.find((record) => record.seed === seed) || null;
 }"""
+TOP_TILE_JS = "Math.max(0, ...[...document.querySelectorAll('#board .tile-inner')].map((t) => +t.textContent || 0))"
 
 
 def stopped_at(record: GameRecord, stop_tile: int) -> GameRecord:
@@ -65,6 +68,9 @@ def lab_line(record: GameRecord, config: PlayConfig, seconds: float) -> dict[str
     """A lab line (as ``game2048.lab.play.play_game`` returns it) for a game the page's AI played."""
     if None in record.decisions:
         raise ValueError(f"game {record.seed} has moves the AI did not choose")
+    played = {(d["algorithm"], d["preset"]) for d in record.decisions}
+    if played - {(config.algorithm, config.preset_name)}:
+        raise ValueError(f"game {record.seed} was played by {sorted(played)}, not {config.label()}")
     think = [d["think_ms"] for d in record.decisions]
     depths = [d["depth"] for d in record.decisions]
     game = replay(record)
@@ -99,38 +105,50 @@ def percentile(ordered: list[float], q: float) -> float:
     return float(ordered[low] + (ordered[high] - ordered[low]) * (position - low))
 
 
+async def set_slider(page: Any, selector: str, steps_right: int) -> None:
+    """Move a range input with the keyboard, as a person would: Home, then ``steps_right`` steps up."""
+    await page.focus(selector)
+    await page.keyboard.press("Home")
+    for _ in range(steps_right):
+        await page.keyboard.press("ArrowRight")
+    await page.locator(selector).blur()
+
+
 async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Namespace) -> tuple[dict, float]:
-    """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop)."""
-    settings = json.dumps({"ai": {"think_ms": args.think_ms, "pause_ms": 0}})
+    """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop).
+
+    The think time is set on the page's slider; the pause between autoplay
+    moves is set to 0 ms (it only adds wall time: the AI's moves are the same).
+    """
     context = await browser.new_context(viewport={"width": 900, "height": 1300}, service_workers="block")
-    await context.add_init_script(
-        script="if (!sessionStorage.getItem('bench')) { sessionStorage.setItem('bench', '1');"
-        f" localStorage.clear(); localStorage.setItem('game2048:settings', {json.dumps(settings)}); }}"
-    )
     try:
         page = await context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        await page.goto(f"{base_url}/index.html?seed={seed}")
+        await page.goto(f"{base_url}/?seed={seed}")
         await page.wait_for_selector(READY_SELECTOR, state="attached", timeout=120_000)
         await page.wait_for_selector("#ai-autoplay:not([disabled])", state="attached", timeout=180_000)
+        await set_slider(page, "#ai-think", THINK_STEPS_MS.index(args.think_ms))
+        await set_slider(page, "#ai-pause", 0)
         shown = await page.text_content("#ai-think-value")
         if shown != f"{args.think_ms} ms":
             raise RuntimeError(f"the page's think time shows {shown}, not {args.think_ms} ms")
         started = time.perf_counter()
-        await page.keyboard.press("p")
+        await page.click("#ai-autoplay")
         while True:
-            await page.wait_for_timeout(500)
+            await page.wait_for_timeout(250)
             if time.perf_counter() - started > args.timeout_min * 60:
-                raise RuntimeError(f"game {seed} did not end in {args.timeout_min} min")
+                raise RuntimeError(f"game {seed} did not end in {args.timeout_min:g} min")
             state = await page.get_attribute("body", "data-autoplay")
-            top = await page.evaluate(
-                "Math.max(0, ...[...document.querySelectorAll('#board .tile-inner')].map(t => +t.textContent || 0))"
-            )
-            if args.stop_tile and top >= args.stop_tile and state == "on":
-                await page.keyboard.press("Escape")
-                continue
-            if state == "off" or state == "waiting":
+            top = await page.evaluate(TOP_TILE_JS)
+            if args.stop_tile and top >= args.stop_tile:
+                if state == "on":
+                    await page.click("#ai-autoplay")  # Stop
+                    continue
+                break  # stopped, or paused at the win overlay: the game is in game2048:game
+            if state == "waiting":  # paused at the 2048 overlay below the stop tile: play on
+                await page.click("#keep-going")
+            elif state == "off":
                 break
         seconds = time.perf_counter() - started
         await page.wait_for_selector('#board[data-settled="true"]', state="attached")
@@ -148,9 +166,11 @@ async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayCon
     """Play ``seeds``, ``args.parallel`` at a time, each line appended to ``out`` as its game ends; the failed seeds."""
     from playwright.async_api import async_playwright
 
+    failed: list[int] = []
+    if not seeds:
+        return failed
     server, base_url = start_server(REPO_ROOT, port=0)
     queue = list(seeds)
-    failed: list[int] = []
     try:
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
@@ -160,12 +180,11 @@ async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayCon
                     seed = queue.pop(0)
                     try:
                         data, seconds = await play_game(browser, base_url, seed, args)
+                        line = lab_line(stopped_at(GameRecord.from_dict(data), config.stop_tile), config, seconds)
                     except Exception as exc:  # noqa: BLE001 - one game's failure is said, the others go on
                         failed.append(seed)
                         print(f"page: seed {seed} failed: {str(exc).splitlines()[0]}", file=sys.stderr)
                         continue
-                    record = stopped_at(GameRecord.from_dict(data), config.stop_tile)
-                    line = lab_line(record, config, seconds)
                     with out.open("a") as handle:
                         handle.write(to_line(line))
                     print(f"page: seed {seed}: max tile {line['max_tile']}, {line['moves']} moves", file=sys.stderr)
@@ -209,13 +228,17 @@ def run_lab(seeds: list[int], args: argparse.Namespace, out: Path) -> None:
 
 def table(rows: list[tuple[str, list[dict]]], stop_tile: int) -> str:
     """The Markdown table: each player's games, wins, depth and think times."""
+    win = stop_tile or 2048
     lines = [
-        f"| player | games | reached {stop_tile} | median depth (p10) | think ms p50 / p99 / max | median moves |",
+        f"| player | games | reached {win} | median depth (p10) | think ms p50 / p99 / max | median moves |",
         "| --- | --- | --- | --- | --- | --- |",
     ]
     for name, records in rows:
+        if not records:
+            lines.append(f"| {name} | 0 | — | — | — | — |")
+            continue
         s = summarize(records)
-        wins = sum(1 for r in records if r["max_tile"] >= stop_tile)
+        wins = sum(1 for r in records if r["max_tile"] >= win)
         moves = sorted(r["moves"] for r in records)
         lines.append(
             f"| {name} | {s['games']} | {wins} ({100 * wins / s['games']:.0f} %) | {s['depth_median']:g} "
@@ -223,6 +246,19 @@ def table(rows: list[tuple[str, list[dict]]], stop_tile: int) -> str:
             f"{percentile(moves, 50):g} |"
         )
     return "\n".join(lines)
+
+
+def machine() -> str:
+    """The machine line under a results table: host, CPU model and count, Python."""
+    cpu = platform.processor() or platform.machine()
+    try:
+        for text in Path("/proc/cpuinfo").read_text().splitlines():
+            if text.startswith("model name"):
+                cpu = text.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{platform.node()}: {cpu}, {os.cpu_count()} CPUs, Python {platform.python_version()}"
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
@@ -237,18 +273,27 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--lab", action="store_true", help="also play the seeds in the CPython lab, side by side")
     parser.add_argument("--timeout-min", type=float, default=30.0, help="the longest one game may take")
     args = parser.parse_args(argv)
-    if args.games < 1 or args.parallel < 1 or args.think_ms < 1:
-        parser.error("--games, --parallel and --think-ms are at least 1")
+    if args.games < 1 or args.parallel < 1:
+        parser.error("--games and --parallel are at least 1")
+    if args.think_ms not in THINK_STEPS_MS:
+        parser.error(f"--think-ms is one of the page's steps: {', '.join(map(str, THINK_STEPS_MS))}")
+    if args.stop_tile and (args.stop_tile < 4 or args.stop_tile & (args.stop_tile - 1)):
+        parser.error(f"--stop-tile is 0 (play to the end) or a tile value from 4 up, got {args.stop_tile}")
+    if args.timeout_min <= 0:
+        parser.error("--timeout-min is positive")
     return args
 
 
-def pending(out: Path, seeds: list[int], resume: bool) -> list[int]:
-    """The seeds still to play: all of them, or with ``resume`` those ``out`` does not hold (else it is emptied)."""
+def pending(out: Path, seeds: list[int], resume: bool, config: PlayConfig) -> list[int]:
+    """The seeds still to play: all of them, or with ``resume`` those ``out`` does not hold (else it is emptied).
+
+    A file holding games of another configuration is refused (``ConfigError``), as the lab's ``run --resume`` does.
+    """
     if not resume or not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text("")
         return seeds
-    done = {line["seed"] for line in read(out)}
+    done, _others = resumable(out, config, seeds)
     return [seed for seed in seeds if seed not in done]
 
 
@@ -257,13 +302,18 @@ def main(argv: list[str] | None = None) -> int:
     config = PlayConfig(think_ms=float(args.think_ms), stop_tile=args.stop_tile)
     seeds = list(range(args.seed_start, args.seed_start + args.games))
     out = args.out
-    failed = asyncio.run(play_games(pending(out, seeds, args.resume), args, config, out))
+    try:
+        to_play = pending(out, seeds, args.resume, config)
+    except ConfigError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    failed = asyncio.run(play_games(to_play, args, config, out))
     rows = [("page (Chromium, Pyodide worker)", [r for r in read(out) if r["seed"] in seeds])]
     if args.lab:
         run_lab(seeds, args, lab_file(out))
         rows.append(("CPython lab", [r for r in read(lab_file(out)) if r["seed"] in seeds]))
     print(f"`python tools/bench_games.py {' '.join(sys.argv[1:] if argv is None else argv)}`")
-    print(f"{date.today()}, {platform.node()} ({platform.machine()}, Python {platform.python_version()})\n")
+    print(f"{date.today()}, {machine()}\n")
     print(table(rows, args.stop_tile))
     print(f"\nRecords: {out}" + (f" and {lab_file(out)}" if args.lab else ""))
     if failed:
