@@ -105,3 +105,21 @@ def table_and_reach_chart(
     fig.suptitle(title)
     _save(fig, path)
     return path
+
+
+def learning_curve_chart(curve: Sequence[Mapping[str, float]], path: Path, title: str) -> Path:
+    """A training run's curve: mean score per block (left axis), 2048 / 8192 / 16384 rates (right axis)."""
+    games = np.asarray([p["games"] for p in curve], dtype=float)
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    ax.plot(games, [p["mean_score"] for p in curve], color="black", label="mean score")
+    ax.set_xlabel("training games")
+    ax.set_ylabel("mean score of the block")
+    rates = ax.twinx()
+    for tile in (2048, 8192, 16384):
+        rates.plot(games, [100 * p[f"rate_{tile}"] for p in curve], label=f"reached {tile}", alpha=0.8)
+    rates.set_ylabel("% of the block's games")
+    rates.set_ylim(0, 100)
+    lines = ax.get_legend_handles_labels()[0] + rates.get_legend_handles_labels()[0]
+    ax.legend(lines, [line.get_label() for line in lines], loc="upper left", fontsize=8)
+    ax.set_title(title)
+    return _save(fig, path)

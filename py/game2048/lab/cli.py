@@ -1,4 +1,5 @@
-"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``.
+"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``,
+and ``train`` (an n-tuple network by TD learning, ``train_command``).
 
 Examples::
 
@@ -11,6 +12,7 @@ Examples::
     python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
     python -m game2048.lab agreement --games 3 --seed-start 2001 --reference-depth 10 --think-ms 100
     python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
+    python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
@@ -28,10 +30,12 @@ from pathlib import Path
 
 from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
+from . import train_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
+from .ntuple_train import TrainError
 from .play import default_jobs, play_games
 from .records import RecordFile, config_key, game_record, played_option, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
@@ -135,6 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     link.add_argument("file", type=Path, help="a JSON-lines file written by run --out (or a report's games.jsonl)")
     link.add_argument("--seed", type=int, required=True, help="the game's seed")
     link.add_argument("--base", default=PAGE_URL, help=f"the page's address (default {PAGE_URL}, what make run serves)")
+    train_command.add_parser(sub)
     return parser
 
 
@@ -199,6 +204,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "explain":
             _explain(args)
             return 0
+        if args.command == "train":
+            train_command.run(args)
+            return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:
             raise ConfigError(f"--jobs must be at least 1, got {args.jobs}")
@@ -245,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(text_table(COMPARE_COLUMNS, rows))
             if args.report:
                 print(f"report written to {args.report / 'report.md'}")
-    except (ConfigError, ValueError, OSError) as exc:
+    except (ConfigError, TrainError, ValueError, OSError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)

@@ -1,0 +1,142 @@
+"""The learned evaluation, in pure Python: an n-tuple network's value of a board, fast enough to search with.
+
+``make_value(network)`` returns ``value(board)``, the network's sum of
+``8 × tuples`` weights (``ntuple_shapes``), computed from the board's 16 line
+keys: four rows by mask and shift, four columns by the transposing tables of
+``move_tables``, the eight reversed lines by one table.  Each feature is then
+one or two lookups of its index (a tuple's share per row, ``LinePlan``) and
+one of its weight; a tuple that lies in one row has the two folded into one
+65,536-entry table.  The function is generated as source for the network's
+shape and compiled once, so every lookup is a closure variable and every
+feature an unrolled term: about as lean as pure Python reads 32 weights.
+
+``make_evaluator(network)`` is what the searches call: ``value`` plus
+``ntuple_shapes.score_of_tiles``, so that comparing boards compares
+points-so-far plus expected points-to-come, as the trainer's greedy player did.
+"""
+
+from __future__ import annotations
+
+from array import array
+from collections.abc import Callable
+
+from ..board import Board, reverse_line
+from ..move_tables import spread_tables
+from .ntuple_file import Network
+from .ntuple_shapes import line_plan, score_of_tiles
+
+LOST_VALUE = 0.0
+"""A lost board: below every live board (whose tiles alone are worth more, and whose network value is ≥ 0)."""
+
+_REVERSED: list[int] | None = None
+_TILE_SCORES: list[int] | None = None
+
+
+def _reversed() -> list[int]:
+    global _REVERSED
+    if _REVERSED is None:
+        _REVERSED = [reverse_line(key) for key in range(1 << 16)]
+    return _REVERSED
+
+
+def tile_scores() -> list[int]:
+    """``score_of_tiles`` of each row key: a board's is the sum over its four rows."""
+    global _TILE_SCORES
+    if _TILE_SCORES is None:
+        _TILE_SCORES = [score_of_tiles(key) for key in range(1 << 16)]
+    return _TILE_SCORES
+
+
+def _source(network: Network, with_tiles: bool) -> tuple[str, list[object]]:
+    """The generated factory's source and its arguments: tables it closes over, in order.
+
+    The function returns ``scale × Σ entries``, plus the tiles' score when ``with_tiles``.
+    """
+    plan = line_plan(network.shape)
+    args: list[object] = []
+    names: dict[int, str] = {}
+
+    def bind(obj: object, prefix: str) -> str:
+        if id(obj) not in names:
+            names[id(obj)] = f"{prefix}{len(args)}"
+            args.append(obj)
+        return names[id(obj)]
+
+    folded: dict[int, str] = {}
+    terms = []
+    used_lines: set[int] = set()
+    for f, reads in enumerate(plan.reads):
+        t = plan.tuple_of[f]
+        used_lines.update(line for line, _ in reads)
+        if len(reads) == 1:
+            part = reads[0][1]
+            if part not in folded:
+                weights, index = network.tables[t], plan.parts[part]
+                folded[part] = bind([weights[i] for i in index], "w")
+            terms.append(f"{folded[part]}[k{reads[0][0]}]")
+        else:
+            table = bind(network.tables[t], "w")
+            index = " + ".join(f"{bind(array('i', plan.parts[p]), 'p')}[k{line}]" for line, p in reads)
+            terms.append(f"{table}[{index}]")
+    s0, s1, s2, s3 = spread_tables()
+    rev = _reversed()
+    body = [
+        f"def factory({', '.join(names[id(a)] for a in args)}, s0, s1, s2, s3, rev, scale, tiles):",
+        "    def value(board):",
+        "        k0 = board & 0xFFFF",
+        "        k1 = (board >> 16) & 0xFFFF",
+        "        k2 = (board >> 32) & 0xFFFF",
+        "        k3 = board >> 48",
+    ]
+    if used_lines & {4, 5, 6, 7, 12, 13, 14, 15}:
+        body += [
+            "        x = s0[k0] | s1[k1] | s2[k2] | s3[k3]",
+            "        k4 = x & 0xFFFF",
+            "        k5 = (x >> 16) & 0xFFFF",
+            "        k6 = (x >> 32) & 0xFFFF",
+            "        k7 = x >> 48",
+        ]
+    body += [f"        k{line} = rev[k{line - 8}]" for line in sorted(used_lines) if line >= 8]
+    tail = " + tiles[k0] + tiles[k1] + tiles[k2] + tiles[k3]" if with_tiles else ""
+    body += ["        return scale * (" + " + ".join(terms) + ")" + tail, "    return value"]
+    return "\n".join(body), [*args, s0, s1, s2, s3, rev, network.scale, tile_scores()]
+
+
+def _compiled(network: Network, with_tiles: bool) -> Callable[[Board], float]:
+    source, args = _source(network, with_tiles)
+    space: dict[str, object] = {}
+    exec(compile(source, f"<n-tuple network {network.shape.name}>", "exec"), space)  # noqa: S102 - our own source
+    return space["factory"](*args)  # type: ignore[operator,no-any-return]
+
+
+def make_value(network: Network) -> Callable[[Board], float]:
+    """The network's value of a board: ``scale`` × the sum of its features' entries."""
+    return _compiled(network, with_tiles=False)
+
+
+def make_evaluator(network: Network) -> Callable[[Board], float]:
+    """The searches' evaluation: network value + the score the board's tiles are worth (``score_of_tiles``).
+
+    Carries ``lost_value`` for expectimax, as every evaluation does.
+    """
+    evaluate = _compiled(network, with_tiles=True)
+    evaluate.lost_value = LOST_VALUE  # type: ignore[attr-defined]
+    return evaluate
+
+
+def feature_values(network: Network, board: Board) -> list[tuple[tuple[int, ...], float]]:
+    """Each feature of ``board`` with its weight: (the cells it reads, scale × entry), for explanations.
+
+    The plain statement (``ntuple_shapes.index`` per image), which a test pins ``make_value`` to.
+    """
+    from .ntuple_shapes import images, index
+
+    shape = network.shape
+    out = []
+    for t, cells in enumerate(shape.tuples):
+        for image in images(cells):
+            out.append((image, network.scale * network.tables[t][index(board, image, shape.values)]))
+    return out
+
+
+__all__ = ["LOST_VALUE", "feature_values", "make_evaluator", "make_value", "tile_scores"]

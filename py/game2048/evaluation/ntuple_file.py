@@ -1,0 +1,163 @@
+"""The network file the page downloads and the lab writes: a shape, a scale and int16 tables, zlib-compressed.
+
+Layout (all little-endian)::
+
+    MAGIC                        b"2048-ntuple-network\\n"
+    header length                4 bytes, unsigned
+    header                       JSON: {"format": 1, "shape": {"name", "tuples", "values"},
+                                        "scale": float, "tables": [compressed length of each]}
+    tables                       each tuple's weights, int16, zlib-compressed, in the shape's order
+
+A weight is ``scale × int16``: 2 bytes per entry keeps the page's 4×6-tuple
+network under 100 MB in the worker's memory, and the entries training never
+reached are zeros that zlib all but removes.  Read with the standard library
+only (``array``, ``zlib``, ``json``), so Pyodide reads it as CPython does.
+Everything wrong with a file is a ``NetworkError`` whose message says what:
+missing, not a network file, cut short, damaged, another shape, or bytes that
+are not the ones its manifest's SHA-256 names.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import struct
+import sys
+import zlib
+from array import array
+from dataclasses import dataclass
+from pathlib import Path
+
+from .ntuple_shapes import Shape
+
+MAGIC = b"2048-ntuple-network\n"
+FORMAT = 1
+INT16_MAX = 32767
+MAX_HEADER = 1 << 20
+"""A header longer than this is not one of ours (a shape's JSON is a few hundred bytes)."""
+
+
+class NetworkError(ValueError):
+    """A network file that cannot be used; the message says why, in words a person can act on."""
+
+
+@dataclass(frozen=True)
+class Network:
+    """A trained network: its shape, and one int16 table per tuple; a weight is ``scale`` × its entry."""
+
+    shape: Shape
+    scale: float
+    tables: tuple[array, ...]
+
+
+def encode(network: Network, level: int = 9) -> bytes:
+    """The file's bytes for ``network``."""
+    blobs = []
+    for table in network.tables:
+        raw = table if sys.byteorder == "little" else _swapped(table)
+        blobs.append(zlib.compress(raw.tobytes(), level))
+    shape = network.shape
+    header = json.dumps(
+        {
+            "format": FORMAT,
+            "shape": {"name": shape.name, "tuples": [list(t) for t in shape.tuples], "values": shape.values},
+            "scale": network.scale,
+            "tables": [len(blob) for blob in blobs],
+        }
+    ).encode()
+    return MAGIC + struct.pack("<I", len(header)) + header + b"".join(blobs)
+
+
+def decode(data: bytes, name: str = "the network file") -> Network:
+    """The network in ``data``; ``NetworkError`` says what is wrong with a file that is not whole and ours."""
+    if not data.startswith(MAGIC):
+        if MAGIC.startswith(data):
+            raise NetworkError(f"{name} is cut short: it ends after {len(data)} bytes, inside its first line")
+        raise NetworkError(f"{name} is not a network file (it does not start with {MAGIC[:-1].decode()!r})")
+    at = len(MAGIC)
+    if len(data) < at + 4:
+        raise NetworkError(f"{name} is cut short: it ends after {len(data)} bytes, before its header")
+    (size,) = struct.unpack_from("<I", data, at)
+    at += 4
+    if size > MAX_HEADER:
+        raise NetworkError(f"{name} is damaged: its header claims {size:,} bytes")
+    if len(data) < at + size:
+        raise NetworkError(f"{name} is cut short: it ends after {len(data)} bytes, inside its header")
+    try:
+        header = json.loads(data[at : at + size].decode())
+        shape = Shape(
+            str(header["shape"]["name"]),
+            tuple(tuple(int(c) for c in cells) for cells in header["shape"]["tuples"]),
+            int(header["shape"]["values"]),
+        )
+        scale = float(header["scale"])
+        lengths = [int(n) for n in header["tables"]]
+        version = header["format"]
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        raise NetworkError(f"{name} is damaged: its header is not readable ({exc})") from None
+    if version != FORMAT:
+        raise NetworkError(f"{name} is format {version!r}; this page reads format {FORMAT}")
+    if len(lengths) != len(shape.tuples) or any(n < 0 for n in lengths):
+        raise NetworkError(f"{name} is damaged: {len(lengths)} tables for {len(shape.tuples)} tuples")
+    at += size
+    end = at + sum(lengths)
+    if len(data) < end:
+        raise NetworkError(f"{name} is cut short: {len(data):,} of its {end:,} bytes")
+    if len(data) > end:
+        raise NetworkError(f"{name} is damaged: {len(data) - end:,} bytes after its last table")
+    tables = []
+    for t, length in enumerate(lengths):
+        try:
+            raw = zlib.decompress(data[at : at + length])
+        except zlib.error as exc:
+            raise NetworkError(f"{name} is damaged: table {t + 1} does not decompress ({exc})") from None
+        at += length
+        expected = 2 * shape.table_size(t)
+        if len(raw) != expected:
+            raise NetworkError(f"{name} is damaged: table {t + 1} holds {len(raw):,} bytes, not {expected:,}")
+        table = array("h")
+        table.frombytes(raw)
+        del raw
+        tables.append(table if sys.byteorder == "little" else _swapped(table))
+    return Network(shape, scale, tuple(tables))
+
+
+def _swapped(table: array) -> array:
+    copy = array("h", table)
+    copy.byteswap()
+    return copy
+
+
+def sha256(data: bytes) -> str:
+    """The hex SHA-256 a manifest names its file by."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def check(data: bytes, manifest: dict, name: str = "the network file") -> Network:
+    """The network in ``data`` if it is the file ``manifest`` describes: its size, SHA-256 and shape.
+
+    The size is checked first (a download cut short says so), then the
+    digest (a changed byte), then the contents (``decode``), then the shape.
+    """
+    size = manifest.get("bytes")
+    if isinstance(size, int) and len(data) < size:
+        raise NetworkError(f"{name} is cut short: {len(data):,} of its {size:,} bytes")
+    if sha256(data) != manifest.get("sha256"):
+        raise NetworkError(f"{name} is not the file its manifest names: its SHA-256 differs (a changed byte)")
+    network = decode(data, name)
+    expected = manifest.get("shape")
+    if expected and (
+        [list(t) for t in network.shape.tuples] != expected.get("tuples")
+        or network.shape.values != expected.get("values")
+    ):
+        raise NetworkError(f"{name} holds a network of shape {network.shape.name}, not {expected.get('name')}")
+    return network
+
+
+def read(path: Path, manifest: dict | None = None) -> Network:
+    """The network at ``path`` (checked against ``manifest`` when given); a missing file says so."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise NetworkError(f"no network file at {path}") from None
+    return check(data, manifest, path.name) if manifest is not None else decode(data, path.name)

@@ -1,0 +1,65 @@
+"""From a trained run to the file the page carries: quantized weights, the file, and its manifest.
+
+``quantize`` turns the trainer's float32 weights into ``ntuple_file.Network``'s
+int16 tables with one scale (the largest weight maps to ±32767), so the
+page's value differs from the trainer's by at most half a step per feature.
+``write`` saves the file and, beside it, the manifest: shape, size, SHA-256,
+how the network was made and what it plays; the page and the lab refuse a
+file that does not match its manifest.
+"""
+
+from __future__ import annotations
+
+import json
+from array import array
+from pathlib import Path
+
+import numpy as np
+
+from ..evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
+from ..evaluation.ntuple_shapes import Shape
+
+
+def quantize(shape: Shape, weights: np.ndarray) -> Network:
+    """The int16 network closest to ``weights`` (flat, tuple after tuple) with one scale."""
+    if weights.shape != (shape.weights,):
+        raise ValueError(f"shape {shape.name} has {shape.weights} weights, got {weights.shape}")
+    largest = float(np.abs(weights).max())
+    scale = largest / INT16_MAX if largest > 0 else 1.0
+    tables = []
+    start = 0
+    for t in range(len(shape.tuples)):
+        size = shape.table_size(t)
+        table = array("h")
+        table.frombytes(np.rint(weights[start : start + size] / scale).astype(np.int16).tobytes())
+        tables.append(table)
+        start += size
+    return Network(shape, scale, tuple(tables))
+
+
+def dequantized(network: Network) -> np.ndarray:
+    """The network's weights as the trainer's flat float32 array (for compiled greedy games of the file)."""
+    entries = np.concatenate([np.frombuffer(t.tobytes(), dtype=np.int16) for t in network.tables])
+    return entries.astype(np.float32) * np.float32(network.scale)
+
+
+def write(network: Network, path: Path, made: dict) -> dict:
+    """Write the network file at ``path`` and its manifest at ``path.with_suffix('.json')``; the manifest.
+
+    ``made`` says how it was made and what it plays (games, seed, command, results).
+    """
+    data = encode(network)
+    shape = network.shape
+    manifest = {
+        "file": path.name,
+        "bytes": len(data),
+        "sha256": sha256(data),
+        "shape": {"name": shape.name, "tuples": [list(t) for t in shape.tuples], "values": shape.values},
+        "weights": shape.weights,
+        "memory_bytes": 2 * shape.weights,
+        **made,
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    path.with_suffix(".json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest

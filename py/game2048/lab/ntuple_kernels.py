@@ -1,0 +1,300 @@
+"""The trainer's hot path, compiled by numba: moves, tiles, the network's value and its TD(0) update.
+
+A board is an ``int64`` holding the engine's 64-bit layout (``board``), so a
+row is one 16-bit line key and the engine's move tables (``move_tables``)
+serve here as numpy arrays.  A network is one flat ``float32`` array of all
+its tables and a *feature table*: for each tuple read on each of the board's
+eight images (``ntuple_shapes.images``), its cells' bit shifts, its length and
+its table's offset.  ``value`` and ``update`` are the definitions of the
+engine's ``ntuple_shapes.index`` in compiled form (a test compares them on
+random boards).
+
+Randomness is a 64-bit xorshift* generator whose state the caller owns (one
+``uint64`` in an array), so a block of games is a pure function of the
+weights and that state: training resumed from a checkpoint repeats the run
+that was not interrupted, bit for bit.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..evaluation.ntuple_shapes import Shape, line_plan
+from ..move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
+
+MOVE_TABLES = (
+    np.array(ROW_LEFT, dtype=np.int64),
+    np.array(ROW_RIGHT, dtype=np.int64),
+    np.array(SCORE_LEFT, dtype=np.int64),
+    np.array(SCORE_RIGHT, dtype=np.int64),
+)
+"""``move_tables``' row results and points, left and right, as arrays the kernels index."""
+
+GAME_STATS = 3
+"""Per game the kernel reports: score, largest rank, moves."""
+
+
+class Features(NamedTuple):
+    """A shape's ``ntuple_shapes.LinePlan`` as arrays: what ``indices`` reads for each feature ``f``.
+
+    ``lines[f, p]`` and ``parts[f, p]`` (the part's table start in ``tables``,
+    ``p << 16``) for its ``count[f]`` parts, ``offsets[f]`` its weight table's
+    start in the flat weights; ``tables[(p << 16) + key]`` is part ``p``'s
+    share of the index for line key ``key``.
+    """
+
+    lines: np.ndarray
+    parts: np.ndarray
+    count: np.ndarray
+    offsets: np.ndarray
+    tables: np.ndarray
+
+
+def features(shape: Shape) -> Features:
+    """The arrays of ``shape``'s line plan."""
+    plan = line_plan(shape)
+    widest = max(len(reads) for reads in plan.reads)
+    n = len(plan.reads)
+    lines = np.zeros((n, widest), dtype=np.int64)
+    parts = np.zeros((n, widest), dtype=np.int64)
+    count = np.array([len(reads) for reads in plan.reads], dtype=np.int64)
+    starts = np.cumsum([0] + [shape.table_size(t) for t in range(len(shape.tuples))])
+    offsets = np.array([starts[t] for t in plan.tuple_of], dtype=np.int64)
+    for f, reads in enumerate(plan.reads):
+        for p, (line, part) in enumerate(reads):
+            lines[f, p], parts[f, p] = line, part
+    tables = np.array(plan.parts, dtype=np.int32).reshape(-1)  # part p's table starts at p << 16
+    return Features(lines, parts << 16, count, offsets, tables)
+
+
+def _signed(mask: int) -> int:
+    """A 64-bit mask as the int64 with the same bits (the kernels' boards are int64)."""
+    return mask - (1 << 64) if mask >> 63 else mask
+
+
+_KEEP = _signed(0xF0F0_0F0F_F0F0_0F0F)
+_NEAR_A, _NEAR_B = _signed(0x0000_F0F0_0000_F0F0), _signed(0x0F0F_0000_0F0F_0000)
+_KEEP_PAIRS = _signed(0xFF00_FF00_00FF_00FF)
+_FAR_A, _FAR_B = _signed(0x00FF_00FF_0000_0000), _signed(0x0000_0000_FF00_FF00)
+
+
+@njit(cache=True, inline="always")
+def _transpose(b):  # type: ignore[no-untyped-def]
+    """``board.transpose`` on an int64: the masks only ever keep bits that a right shift cannot smear."""
+    a = (b & _KEEP) | ((b & _NEAR_A) << 12) | ((b & _NEAR_B) >> 12)
+    return (a & _KEEP_PAIRS) | ((a & _FAR_A) >> 24) | ((a & _FAR_B) << 24)
+
+
+@njit(cache=True)
+def afterstates(b, tables, boards, points):  # type: ignore[no-untyped-def]
+    """``boards[d]``, ``points[d]``: the board after each move in ``board.DIRECTIONS`` order and its points."""
+    left, right, score_left, score_right = tables
+    t = _transpose(b)
+    up = down = lft = rgt = np.int64(0)
+    p_up = p_down = p_left = p_right = 0
+    for i in range(4):
+        row = (b >> (16 * i)) & 0xFFFF
+        col = (t >> (16 * i)) & 0xFFFF
+        lft |= left[row] << (16 * i)
+        rgt |= right[row] << (16 * i)
+        p_left += score_left[row]
+        p_right += score_right[row]
+        up |= left[col] << (16 * i)
+        down |= right[col] << (16 * i)
+        p_up += score_left[col]
+        p_down += score_right[col]
+    boards[0], boards[1], boards[2], boards[3] = _transpose(up), rgt, _transpose(down), lft
+    points[0], points[1], points[2], points[3] = p_up, p_right, p_down, p_left
+
+
+@njit(cache=True, inline="always")
+def _next_random(state) -> int:  # type: ignore[no-untyped-def]
+    """xorshift64*: the next 64 bits of ``state[0]``'s stream, as a non-negative int64 (the high 63 bits)."""
+    x = state[0]
+    x ^= x >> np.uint64(12)
+    x ^= x << np.uint64(25)
+    x ^= x >> np.uint64(27)
+    state[0] = x
+    return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(1))
+
+
+@njit(cache=True)
+def spawn(b, state):  # type: ignore[no-untyped-def]
+    """``b`` with a 2 (nine times in ten) or a 4 on an empty cell chosen uniformly; ``b`` itself when full."""
+    empty = 0
+    for i in range(16):
+        if (b >> (4 * i)) & 15 == 0:
+            empty += 1
+    if empty == 0:
+        return b
+    pick = _next_random(state) % empty
+    rank = np.int64(2) if _next_random(state) % 10 == 0 else np.int64(1)
+    for i in range(16):
+        if (b >> (4 * i)) & 15 == 0:
+            if pick == 0:
+                return b | (rank << (4 * i))
+            pick -= 1
+    return b
+
+
+@njit(cache=True, inline="always")
+def _reverse(line):  # type: ignore[no-untyped-def]
+    return ((line & 0xF) << 12) | ((line & 0xF0) << 4) | ((line >> 4) & 0xF0) | (line >> 12)
+
+
+@njit(cache=True)
+def indices(b, feats, keys, out):  # type: ignore[no-untyped-def]
+    """``out[f]``: feature ``f``'s position in the flat weights for board ``b`` (``ntuple_shapes.index`` + offset).
+
+    The 16 line keys of ``ntuple_shapes.LINES`` first (``keys``, scratch), then each feature's parts by table.
+    """
+    lines, parts, count, offsets, tables = feats
+    t = _transpose(b)
+    for i in range(4):
+        row = (b >> (16 * i)) & 0xFFFF
+        col = (t >> (16 * i)) & 0xFFFF
+        keys[i] = row
+        keys[4 + i] = col
+        keys[8 + i] = _reverse(row)
+        keys[12 + i] = _reverse(col)
+    for f in range(count.shape[0]):
+        idx = offsets[f]
+        for p in range(count[f]):
+            idx += tables[parts[f, p] + keys[lines[f, p]]]
+        out[f] = idx
+
+
+@njit(cache=True, inline="always")
+def _sum(weights, idx):  # type: ignore[no-untyped-def]
+    total = 0.0
+    for f in range(idx.shape[0]):
+        total += weights[idx[f]]
+    return total
+
+
+@njit(cache=True)
+def value(weights, b, feats, keys, idx):  # type: ignore[no-untyped-def]
+    """The network's value of ``b``: the sum of its features' weights (``idx``, ``keys``: scratch)."""
+    indices(b, feats, keys, idx)
+    return _sum(weights, idx)
+
+
+@njit(cache=True)
+def td_step(weights, idx, target, alpha):  # type: ignore[no-untyped-def]
+    """TD(0) on the afterstate whose feature positions are ``idx``: each weight moves by ``alpha × (target − V)``.
+
+    The one statement of the learning rule (Szubert & Jaśkowski 2014); a
+    weight read by two images moves twice.  Returns the error ``target − V``.
+    """
+    error = target - _sum(weights, idx)
+    delta = alpha * error
+    for f in range(idx.shape[0]):
+        weights[idx[f]] += delta
+    return error
+
+
+class Scratch(NamedTuple):
+    """Work arrays a kernel reuses move after move (no allocation per move)."""
+
+    boards: np.ndarray
+    points: np.ndarray
+    keys: np.ndarray
+    idx: np.ndarray
+    before: np.ndarray
+
+
+def scratch(feats: Features) -> Scratch:
+    """Fresh work arrays for a network with ``feats``."""
+    n = feats.count.shape[0]
+    z = np.zeros
+    return Scratch(z(4, np.int64), z(4, np.int64), z(16, np.int64), z((4, n), np.int64), z(n, np.int64))
+
+
+@njit(cache=True)
+def greedy_move(weights, b, feats, tables, work):  # type: ignore[no-untyped-def]
+    """The move maximising points + V(afterstate): (its index in DIRECTIONS, or −1 when none is legal, its value).
+
+    ``work.boards[d]``, ``work.points[d]`` and ``work.idx[d]`` hold each move's afterstate, points and features.
+    """
+    afterstates(b, tables, work.boards, work.points)
+    best = -1
+    best_value = 0.0
+    for d in range(4):
+        if work.boards[d] != b:
+            v = work.points[d] + value(weights, work.boards[d], feats, work.keys, work.idx[d])
+            if best < 0 or v > best_value:
+                best, best_value = d, v
+    return best, best_value
+
+
+@njit(cache=True)
+def new_board(state):  # type: ignore[no-untyped-def]
+    """A game's first board: two tiles, as ``game.Game`` starts (2 or 4 each, on distinct cells)."""
+    return spawn(spawn(np.int64(0), state), state)
+
+
+@njit(cache=True)
+def _max_rank(b):  # type: ignore[no-untyped-def]
+    best = 0
+    for i in range(16):
+        r = (b >> (4 * i)) & 15
+        if r > best:
+            best = r
+    return best
+
+
+@njit(cache=True)
+def train_games(weights, games, alpha, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
+    """Play ``games`` games greedily on the network, learning after every move; ``stats[g]`` = score, rank, moves.
+
+    Online afterstate TD(0): once the next move is chosen, the previous
+    afterstate's value moves toward that move's points plus its afterstate's
+    value; when no move is left, toward 0.  Returns the moves played.
+    """
+    total_moves = 0
+    for g in range(games):
+        b = new_board(state)
+        score = 0
+        moves = 0
+        while True:
+            d, target = greedy_move(weights, b, feats, tables, work)
+            if d < 0:
+                if moves:
+                    td_step(weights, work.before, 0.0, alpha)
+                break
+            if moves:
+                td_step(weights, work.before, target, alpha)
+            work.before[:] = work.idx[d]
+            score += work.points[d]
+            moves += 1
+            b = spawn(work.boards[d], state)
+        stats[g, 0] = score
+        stats[g, 1] = _max_rank(b)
+        stats[g, 2] = moves
+        total_moves += moves
+    return total_moves
+
+
+@njit(cache=True)
+def play_games(weights, games, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
+    """Play ``games`` greedy games without learning; ``stats`` as ``train_games``. Returns the moves played."""
+    total_moves = 0
+    for g in range(games):
+        b = new_board(state)
+        score = 0
+        moves = 0
+        while True:
+            d, _ = greedy_move(weights, b, feats, tables, work)
+            if d < 0:
+                break
+            score += work.points[d]
+            moves += 1
+            b = spawn(work.boards[d], state)
+        stats[g, 0] = score
+        stats[g, 1] = _max_rank(b)
+        stats[g, 2] = moves
+        total_moves += moves
+    return total_moves

@@ -1,0 +1,180 @@
+"""Training an n-tuple network by TD learning: the loop around the kernels, its options, checkpoints and curve.
+
+``train(options, out)`` plays ``options.games`` games in blocks of
+``options.block`` with ``ntuple_kernels.train_games``; after each block it
+adds the block's scores and tiles to the learning curve and, at least every
+``options.checkpoint_s`` seconds and at the end, saves a checkpoint: the
+weights, the random generator's state and the curve in one ``.npz`` written
+under a temporary name and renamed, so a crash at any moment leaves the last
+checkpoint whole.  ``--resume`` starts from it and plays the same blocks the
+uninterrupted run would have played: the weights come out bit for bit equal.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+import zipfile
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..evaluation.ntuple_shapes import Shape, parse_shape
+from . import ntuple_kernels as K
+
+CHECKPOINT = "checkpoint.npz"
+CURVE = "curve.jsonl"
+TILES = (2048, 8192, 16384)
+"""The tiles whose rates the curve and the progress report."""
+
+
+class TrainError(Exception):
+    """A training run that cannot start or resume as asked; the message says why."""
+
+
+@dataclass(frozen=True)
+class TrainOptions:
+    """What a training run is: shape, games, learning rate, seed, and how often it reports and saves.
+
+    ``alpha`` is each weight's learning rate, as in Szubert & Jaśkowski (a
+    board's value moves by up to ``alpha`` × features × error).  ``block`` is
+    the games per kernel call and per point of the learning curve.
+    """
+
+    shape: str = "4x6"
+    games: int = 100_000
+    alpha: float = 0.0025
+    seed: int = 1
+    block: int = 1_000
+    checkpoint_s: float = 300.0
+
+    def __post_init__(self) -> None:
+        parse_shape(self.shape)  # refuses an unknown shape with its own message
+        if self.games < 1 or self.block < 1:
+            raise ValueError(f"games and block are at least 1, got {self.games} and {self.block}")
+        if not 0 < self.alpha <= 1:
+            raise ValueError(f"alpha is a learning rate in (0, 1], got {self.alpha}")
+        if self.checkpoint_s <= 0:
+            raise ValueError(f"checkpoint_s is positive, got {self.checkpoint_s}")
+
+    def same_run(self) -> dict[str, object]:
+        """The options a resumed run must share with the checkpoint (the total games may grow)."""
+        return {"shape": self.shape, "alpha": self.alpha, "seed": self.seed, "block": self.block}
+
+
+@dataclass
+class TrainState:
+    """Where a run stands: games and moves played, seconds spent, the generator's state, the curve so far."""
+
+    games: int = 0
+    moves: int = 0
+    seconds: float = 0.0
+    rng: int = 0
+    curve: list[dict[str, float]] = field(default_factory=list)
+
+
+def first_rng_state(seed: int) -> int:
+    """The generator's first state for ``seed``: splitmix64 of it, never 0 (xorshift's fixed point)."""
+    z = (seed + 0x9E37_79B9_7F4A_7C15) & 0xFFFF_FFFF_FFFF_FFFF
+    z = ((z ^ (z >> 30)) * 0xBF58_476D_1CE4_E5B9) & 0xFFFF_FFFF_FFFF_FFFF
+    z = ((z ^ (z >> 27)) * 0x94D0_49BB_1331_11EB) & 0xFFFF_FFFF_FFFF_FFFF
+    return (z ^ (z >> 31)) or 1
+
+
+def curve_point(games: int, stats: np.ndarray, moves_per_s: float) -> dict[str, float]:
+    """One point of the learning curve: a block's mean score, mean moves and tile rates, after ``games`` games."""
+    point: dict[str, float] = {
+        "games": games,
+        "mean_score": float(stats[:, 0].mean()),
+        "mean_moves": float(stats[:, 2].mean()),
+        "moves_per_s": moves_per_s,
+    }
+    for tile in TILES:
+        point[f"rate_{tile}"] = float((stats[:, 1] >= int(math.log2(tile))).mean())
+    return point
+
+
+def save_checkpoint(out: Path, options: TrainOptions, state: TrainState, weights: np.ndarray) -> None:
+    """Weights and state in ``out/checkpoint.npz`` (written aside, then renamed), and the curve as JSON lines."""
+    out.mkdir(parents=True, exist_ok=True)
+    meta = json.dumps({"options": asdict(options), "state": asdict(state)})
+    tmp = out / (CHECKPOINT + ".tmp")
+    with tmp.open("wb") as handle:
+        np.savez(handle, weights=weights, meta=np.array(meta))
+    os.replace(tmp, out / CHECKPOINT)
+    curve_tmp = out / (CURVE + ".tmp")
+    curve_tmp.write_text("".join(json.dumps(point) + "\n" for point in state.curve))
+    os.replace(curve_tmp, out / CURVE)
+
+
+def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarray]:
+    """(options as saved, state, weights) of ``out/checkpoint.npz``; ``TrainError`` when it is missing or damaged."""
+    path = out / CHECKPOINT
+    if not path.exists():
+        raise TrainError(f"nothing to resume: {path} does not exist")
+    try:
+        with np.load(path) as data:
+            meta = json.loads(str(data["meta"]))
+            weights = np.array(data["weights"], dtype=np.float32)
+        return meta["options"], TrainState(**meta["state"]), weights
+    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
+        raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
+
+
+Report = Callable[[TrainState, dict[str, float]], None]
+
+
+def train(
+    options: TrainOptions, out: Path, resume: bool = False, report: Report | None = None
+) -> tuple[TrainState, np.ndarray]:
+    """Train (or resume) the run ``options`` describes in folder ``out``; the final state and weights.
+
+    ``report(state, point)`` is called after every block (the progress bar).
+    """
+    shape = parse_shape(options.shape)
+    if resume:
+        saved, state, weights = load_checkpoint(out)
+        mine = options.same_run()
+        theirs = {key: saved.get(key) for key in mine}
+        if theirs != mine:
+            raise TrainError(f"{out} holds a run of {theirs}, not {mine}: give another --out, or the same options")
+        if weights.shape != (shape.weights,):
+            raise TrainError(f"{out} holds {weights.shape[0]} weights; shape {options.shape} has {shape.weights}")
+    else:
+        state = TrainState(rng=first_rng_state(options.seed))
+        weights = np.zeros(shape.weights, dtype=np.float32)
+    feats = K.features(shape)
+    work = K.scratch(feats)
+    rng = np.array([state.rng], dtype=np.uint64)
+    stats = np.zeros((options.block, K.GAME_STATS), dtype=np.int64)
+    last_saved = time.perf_counter()
+    while state.games < options.games:
+        count = min(options.block, options.games - state.games)
+        started = time.perf_counter()
+        moves = K.train_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats)
+        seconds = time.perf_counter() - started
+        state.games += count
+        state.moves += int(moves)
+        state.seconds += seconds
+        state.rng = int(rng[0])
+        point = curve_point(state.games, stats[:count], moves / seconds if seconds > 0 else 0.0)
+        state.curve.append(point)
+        if report is not None:
+            report(state, point)
+        if time.perf_counter() - last_saved >= options.checkpoint_s or state.games >= options.games:
+            save_checkpoint(out, options, state, weights)
+            last_saved = time.perf_counter()
+    return state, weights
+
+
+def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np.ndarray:
+    """``games`` greedy games of the network, without learning (compiled): per game score, largest rank, moves."""
+    feats = K.features(shape)
+    stats = np.zeros((games, K.GAME_STATS), dtype=np.int64)
+    rng = np.array([first_rng_state(seed)], dtype=np.uint64)
+    K.play_games(weights, games, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats)
+    return stats

@@ -1,0 +1,134 @@
+"""``python -m game2048.lab train``: a TD training run with a progress bar, its learning curve and chart.
+
+The bar (rich) shows games, moves per second and the last block's mean score
+and 2048 / 8192 rates; on a pipe or a log it prints the same text as a line
+at most every ``LOG_EVERY_S`` seconds (as ``progress`` does for games).  At
+the end the curve is drawn to ``curve.png`` beside ``curve.jsonl`` and the
+checkpoint, in the run's folder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from ..evaluation.ntuple_shapes import SHAPES, parse_shape
+from .ntuple_train import TILES, TrainOptions, TrainState, train
+from .progress import LOG_EVERY_S, LOG_WIDTH
+
+DEFAULTS = TrainOptions()
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """The ``train`` subcommand's options."""
+    parser = sub.add_parser("train", help="learn an n-tuple network by TD self-play (numba), with checkpoints")
+    parser.add_argument(
+        "--shape",
+        default=DEFAULTS.shape,
+        help=f"network shape: {', '.join(SHAPES)}, or tuples of cells '0,1,2,3;4,5,6,7/15' (default {DEFAULTS.shape})",
+    )
+    parser.add_argument("--games", type=int, default=DEFAULTS.games, help=f"training games (default {DEFAULTS.games})")
+    parser.add_argument("--alpha", type=float, default=DEFAULTS.alpha, help=f"learning rate (default {DEFAULTS.alpha})")
+    parser.add_argument("--seed", type=int, default=DEFAULTS.seed, help="the run's seed (default 1)")
+    parser.add_argument(
+        "--block", type=int, default=DEFAULTS.block, help=f"games per point of the curve (default {DEFAULTS.block})"
+    )
+    parser.add_argument(
+        "--checkpoint-s",
+        type=float,
+        default=DEFAULTS.checkpoint_s,
+        help=f"seconds between checkpoints (default {DEFAULTS.checkpoint_s:g}; always one at the end)",
+    )
+    parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
+    parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+class TrainProgress:
+    """The run's bar on a terminal, or a line per ``LOG_EVERY_S`` in a log; fed one block at a time."""
+
+    def __init__(self, total: int, done: int, enabled: bool) -> None:
+        self.console = Console(stderr=True)
+        self.interactive = self.console.is_interactive
+        if not self.interactive:
+            self.console.width = LOG_WIDTH
+        self.enabled = enabled
+        self.bar = Progress(
+            *([BarColumn(bar_width=24)] if self.interactive else []),
+            MofNCompleteColumn(),
+            TextColumn("games, {task.fields[speed]} moves/s, last block: mean {task.fields[score]},"),
+            TextColumn("{task.fields[rates]},"),
+            TimeElapsedColumn(),
+            TextColumn("elapsed,"),
+            TimeRemainingColumn(),
+            TextColumn("left"),
+            console=self.console,
+            disable=not (enabled and self.interactive),
+        )
+        self.task = self.bar.add_task("train", total=total, completed=done, speed="–", score="–", rates="–")
+        self.last_log = time.perf_counter()
+        self.bar.start()
+
+    def __call__(self, state: TrainState, point: dict[str, float]) -> None:
+        rates = ", ".join(f"{tile} {100 * point[f'rate_{tile}']:.1f}%" for tile in TILES[:2])
+        self.bar.update(
+            self.task,
+            completed=state.games,
+            speed=f"{point['moves_per_s']:,.0f}",
+            score=f"{point['mean_score']:,.0f}",
+            rates=rates,
+        )
+        now = time.perf_counter()
+        if self.enabled and not self.interactive and now - self.last_log >= LOG_EVERY_S:
+            self.console.print(self.bar.get_renderable())
+            self.last_log = now
+
+    def close(self) -> None:
+        self.bar.stop()
+
+
+def run(args: argparse.Namespace) -> None:
+    """Train as ``args`` say, print where the run stands, draw its curve."""
+    options = TrainOptions(
+        shape=args.shape,
+        games=args.games,
+        alpha=args.alpha,
+        seed=args.seed,
+        block=args.block,
+        checkpoint_s=args.checkpoint_s,
+    )
+    shape = parse_shape(options.shape)
+    print(f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}")
+    progress = TrainProgress(options.games, 0, enabled=not args.no_progress)
+    try:
+        state, _ = train(options, args.out, resume=args.resume, report=progress)
+    finally:
+        progress.close()
+    print(summary_line(state))
+    from .charts import learning_curve_chart
+
+    chart = learning_curve_chart(state.curve, args.out / "curve.png", shape.describe())
+    print(f"checkpoint, curve and chart in {args.out} ({chart.name})")
+
+
+def summary_line(state: TrainState) -> str:
+    """Games, moves, speed over the whole run, and the last block's mean score and tile rates."""
+    last = state.curve[-1] if state.curve else {}
+    rates = ", ".join(f"{tile}: {100 * last.get(f'rate_{tile}', 0):.1f}%" for tile in TILES)
+    speed = state.moves / state.seconds if state.seconds else 0.0
+    return (
+        f"{state.games:,} games, {state.moves:,} moves in {state.seconds:,.0f} s ({speed:,.0f} moves/s); "
+        f"last block: mean score {last.get('mean_score', 0):,.0f}, {rates}"
+    )
+
+
+def main(argv: Sequence[str]) -> None:
+    """For tests: parse ``train`` options alone and run."""
+    parser = argparse.ArgumentParser()
+    add_parser(parser.add_subparsers(dest="command"))
+    run(parser.parse_args(["train", *argv]))

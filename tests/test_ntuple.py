@@ -1,0 +1,163 @@
+"""The n-tuple network: shapes and indices, the pure-Python value, the learned preset, and the file format."""
+
+from __future__ import annotations
+
+import random
+from array import array
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import boards, directions, ranks
+
+from game2048 import board as B
+from game2048.evaluation import ntuple, ntuple_file
+from game2048.evaluation.ntuple_file import Network, NetworkError
+from game2048.evaluation.ntuple_shapes import (
+    SHAPES,
+    Shape,
+    get_shape,
+    images,
+    index,
+    line_keys,
+    line_plan,
+    parse_shape,
+    score_of_tiles,
+)
+
+SMALL = Shape("test", ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (5, 6, 9, 10, 13)), 5)
+"""Lines, a square and a five-cell bend across three rows, with 5 values a cell: every kind of part."""
+
+
+def random_network(shape: Shape, seed: int = 0) -> Network:
+    rng = random.Random(seed)
+    sizes = [shape.table_size(t) for t in range(len(shape.tuples))]
+    tables = tuple(array("h", (rng.randint(-3000, 3000) for _ in range(size))) for size in sizes)
+    return Network(shape, 0.25, tables)
+
+
+NETWORK = random_network(SMALL)
+VALUE = ntuple.make_value(NETWORK)
+EVALUATE = ntuple.make_evaluator(NETWORK)
+
+
+def _by_definition(network: Network, board: int) -> float:
+    """Σ over tuples and the 8 images of the tuple's weight at its index: the network's value as defined."""
+    shape = network.shape
+    return network.scale * sum(
+        network.tables[t][index(board, image, shape.values)]
+        for t, cells in enumerate(shape.tuples)
+        for image in images(cells)
+    )
+
+
+@given(boards(ranks))
+def test_the_value_is_the_sum_of_every_tuples_weight_on_every_image(board: int) -> None:
+    assert VALUE(board) == pytest.approx(_by_definition(NETWORK, board), abs=1e-9)
+    assert sum(w for _, w in ntuple.feature_values(NETWORK, board)) == pytest.approx(VALUE(board), abs=1e-9)
+
+
+@given(boards(ranks))
+def test_symmetric_sampling_values_every_image_of_a_board_alike(board: int) -> None:
+    assert {round(VALUE(image), 6) for image in B.symmetries(board)} == {round(VALUE(board), 6)}
+
+
+def test_the_eight_images_of_a_tuple_are_the_squares_rotations_and_reflections() -> None:
+    corner = images((0, 1))
+    assert sorted(corner) == sorted([(0, 1), (3, 2), (12, 13), (15, 14), (0, 4), (3, 7), (12, 8), (15, 11)])
+    for s, image in enumerate(images(tuple(range(16)))):
+        assert sorted(image) == list(range(16)), s
+
+
+@given(boards(ranks))
+def test_the_line_plan_gives_every_features_index(board: int) -> None:
+    for shape in (*SHAPES.values(), SMALL):
+        plan = line_plan(shape)
+        keys = line_keys(board)
+        features = [(t, image) for t, cells in enumerate(shape.tuples) for image in images(cells)]
+        assert plan.tuple_of == tuple(t for t, _ in features)
+        for f, (_, image) in enumerate(features):
+            assert sum(plan.parts[p][keys[line]] for line, p in plan.reads[f]) == index(board, image, shape.values)
+
+
+def test_an_index_caps_ranks_at_the_values_a_cell_takes() -> None:
+    board = B.from_rows([[2, 4, 32768, 0], [0] * 4, [0] * 4, [0] * 4])
+    assert index(board, (0, 1, 2, 3), 16) == 1 + 2 * 16 + 15 * 256
+    assert index(board, (0, 1, 2, 3), 15) == 1 + 2 * 15 + 14 * 225
+
+
+@given(boards(), directions)
+def test_the_points_of_a_move_are_the_rise_of_the_tiles_score(board: int, direction: str) -> None:
+    after, points = B.move(board, direction)
+    assert score_of_tiles(after) - score_of_tiles(board) == points
+
+
+@given(boards(ranks))
+def test_the_evaluation_is_the_value_plus_the_tiles_score(board: int) -> None:
+    assert EVALUATE(board) == pytest.approx(VALUE(board) + score_of_tiles(board), abs=1e-9)
+    assert EVALUATE.lost_value == ntuple.LOST_VALUE == 0.0
+
+
+def test_shapes_by_name_and_written_out() -> None:
+    assert get_shape("2x4+2x6").weights == 2 * 15**4 + 2 * 15**6 == 22_882_500
+    assert parse_shape("0,1,2,3;4,5,6,7/15") == Shape("0,1,2,3;4,5,6,7/15", ((0, 1, 2, 3), (4, 5, 6, 7)), 15)
+    assert "4×6-tuples" in get_shape("4x6").describe()
+    for bad, message in (
+        ("nine", "unknown network shape|tuples of cells"),
+        ("0,1,1/15", "distinct cells"),
+        ("0,1,16", "distinct cells"),
+        ("0,1/17", "2 to 16 values"),
+        ("a,b", "tuples of cells"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            parse_shape(bad)
+
+
+# The file format.
+
+DATA = ntuple_file.encode(NETWORK)
+MANIFEST = {
+    "bytes": len(DATA),
+    "sha256": ntuple_file.sha256(DATA),
+    "shape": {"name": SMALL.name, "tuples": [list(t) for t in SMALL.tuples], "values": SMALL.values},
+}
+
+
+def test_a_network_reads_back_as_it_was_written() -> None:
+    again = ntuple_file.check(DATA, MANIFEST)
+    assert again == NETWORK
+
+
+@given(st.integers(min_value=0, max_value=len(DATA) - 1))
+def test_a_file_cut_short_anywhere_is_refused_as_cut_short(length: int) -> None:
+    with pytest.raises(NetworkError, match="cut short"):
+        ntuple_file.check(DATA[:length], MANIFEST)
+    with pytest.raises(NetworkError, match="cut short|damaged"):
+        ntuple_file.decode(DATA[:length])
+
+
+@given(st.integers(min_value=0, max_value=len(DATA) - 1), st.integers(min_value=1, max_value=255))
+def test_a_changed_byte_is_refused_by_its_digest_and_never_read_silently(at: int, flip: int) -> None:
+    data = bytearray(DATA)
+    data[at] ^= flip
+    with pytest.raises(NetworkError, match="SHA-256"):
+        ntuple_file.check(bytes(data), MANIFEST)
+    try:
+        network = ntuple_file.decode(bytes(data))
+    except NetworkError as exc:
+        assert "damaged" in str(exc) or "not a network file" in str(exc) or "format" in str(exc)
+    else:  # a changed weight or scale digit reads as a network; only the manifest's digest can tell
+        assert network.shape.tuples == SMALL.tuples
+
+
+def test_another_shape_or_another_file_is_refused_with_what_it_is(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    other = ntuple_file.encode(random_network(get_shape("2x4")))
+    manifest = {**MANIFEST, "bytes": len(other), "sha256": ntuple_file.sha256(other)}
+    with pytest.raises(NetworkError, match="shape 2x4, not test"):
+        ntuple_file.check(other, manifest)
+    with pytest.raises(NetworkError, match="not a network file"):
+        ntuple_file.decode(b"<!doctype html><title>404</title>")
+    with pytest.raises(NetworkError, match="no network file"):
+        ntuple_file.read(tmp_path / "missing.ntn")
+    with pytest.raises(NetworkError, match="after its last table"):
+        ntuple_file.decode(DATA + b"\0")

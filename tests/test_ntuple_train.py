@@ -1,0 +1,181 @@
+"""The lab's TD trainer: its compiled moves, values and update against the engine, and runs that resume exactly."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given
+from strategies import boards, ranks
+
+from game2048 import board as B
+from game2048.evaluation import ntuple, ntuple_file
+from game2048.evaluation.ntuple_shapes import SHAPES, Shape, get_shape, images, index
+from game2048.lab import cli
+from game2048.lab import ntuple_kernels as K
+from game2048.lab.ntuple_export import dequantized, quantize, write
+from game2048.lab.ntuple_train import TrainError, TrainOptions, greedy_games, load_checkpoint, train
+from game2048.move_tables import afterstates
+
+TINY = get_shape("2x4")
+PIN = Shape("pin", ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 2, 4, 5), (4, 5, 6, 8, 9)), 15)
+"""Lines and five-cell bends over two rows, 15 values a cell: the named shapes' kinds of tuple, smaller."""
+
+
+def _signed(board: int) -> np.int64:
+    return np.int64(board - (1 << 64) if board >> 63 else board)
+
+
+def _weights(shape, seed: int = 0) -> np.ndarray:  # type: ignore[no-untyped-def]
+    return np.random.default_rng(seed).normal(0, 100, shape.weights).astype(np.float32)
+
+
+@given(boards(ranks))
+def test_the_kernels_moves_are_the_engines(board: int) -> None:
+    out = np.zeros(4, dtype=np.int64)
+    points = np.zeros(4, dtype=np.int64)
+    K.afterstates(_signed(board), K.MOVE_TABLES, out, points)
+    assert [int(b) & B.FULL_MASK for b in out] == list(afterstates(board))
+    assert list(points) == [B.move(board, d)[1] for d in B.DIRECTIONS]
+
+
+@given(boards(ranks))
+def test_the_kernels_feature_indices_are_the_shapes_definition(board: int) -> None:
+    for shape in SHAPES.values():
+        feats = K.features(shape)
+        out = np.zeros(len(feats.count), dtype=np.int64)
+        K.indices(_signed(board), feats, np.zeros(16, dtype=np.int64), out)
+        starts = np.cumsum([0] + [shape.table_size(t) for t in range(len(shape.tuples))])
+        expected = [
+            starts[t] + index(board, image, shape.values)
+            for t, cells in enumerate(shape.tuples)
+            for image in images(cells)
+        ]
+        assert list(out) == expected
+
+
+@given(boards(ranks))
+def test_the_trainers_value_is_the_pages_pure_python_value(board: int) -> None:
+    network = _network(PIN)
+    feats = K.features(PIN)
+    work = K.scratch(feats)
+    compiled = K.value(dequantized(network), _signed(board), feats, work.keys, work.idx[0])
+    assert compiled == pytest.approx(_value(PIN)(board), rel=1e-5, abs=1e-2)
+
+
+_cache: dict[object, object] = {}
+
+
+def _network(shape: Shape):  # type: ignore[no-untyped-def]
+    if shape not in _cache:
+        _cache[shape] = quantize(shape, _weights(shape))
+    return _cache[shape]
+
+
+def _value(shape: Shape):  # type: ignore[no-untyped-def]
+    if (shape, "value") not in _cache:
+        _cache[(shape, "value")] = ntuple.make_value(_network(shape))
+    return _cache[(shape, "value")]
+
+
+def test_quantizing_moves_no_weight_by_more_than_half_a_step() -> None:
+    weights = _weights(TINY, 3)
+    network = quantize(TINY, weights)
+    assert np.abs(dequantized(network) - weights).max() <= network.scale / 2 + 1e-3
+    assert max(abs(v) for table in network.tables for v in table) == ntuple_file.INT16_MAX
+
+
+def _all_distinct() -> int:
+    """A board whose 16 features read 16 different weights: no two cells alike, so no two lines read alike."""
+    return B.from_rows([[2, 4, 8, 16], [32, 64, 128, 256], [512, 1024, 2048, 4096], [8192, 16384, 32768, 0]])
+
+
+def test_one_td_update_moves_the_value_toward_its_target_by_the_learning_rate() -> None:
+    feats = K.features(TINY)
+    work = K.scratch(feats)
+    weights = _weights(TINY, 1)
+    for board, alpha, target in ((_all_distinct(), 0.01, 5000.0), (B.from_rows([[2, 2, 2, 2]] * 4), 0.003, -50.0)):
+        idx = work.before
+        K.indices(_signed(board), feats, work.keys, idx)
+        before = float(K._sum(weights, idx))
+        error = K.td_step(weights, idx, target, alpha)
+        after = float(K._sum(weights, idx))
+        assert error == pytest.approx(target - before, rel=1e-6)
+        # Each feature's weight moves by alpha × error, once for every feature that reads it.
+        reads = np.bincount(idx)[idx].sum()
+        assert after - before == pytest.approx(alpha * error * reads, rel=1e-4)
+        if board == _all_distinct():
+            assert reads == len(idx) == 16  # all distinct: the value moves by 16 α of the error
+
+
+def test_greedy_games_are_legal_games_and_learning_makes_them_better(tmp_path: Path) -> None:
+    weights = np.zeros(TINY.weights, dtype=np.float32)
+    untrained = greedy_games(TINY, weights, 200, seed=5)
+    state, trained = train(TrainOptions(shape="2x4", games=3000, block=1000, alpha=0.01, seed=5), tmp_path)
+    after = greedy_games(TINY, trained, 200, seed=5)
+    assert (untrained[:, 2] > 0).all() and (untrained[:, 1] >= 3).all()
+    assert after[:, 0].mean() > 2 * untrained[:, 0].mean()
+    assert state.games == 3000 and len(state.curve) == 3
+    assert state.moves == sum(p["mean_moves"] * 1000 for p in state.curve)
+
+
+def test_a_run_interrupted_at_any_block_resumes_to_the_same_weights(tmp_path: Path) -> None:
+    options = TrainOptions(shape="2x4", games=2500, block=500, alpha=0.01, seed=9, checkpoint_s=1e-9)
+    whole, expected = train(options, tmp_path / "whole")
+    for stop in (1, 3):
+        folder = tmp_path / f"stop{stop}"
+
+        def interrupt(state, point, stop=stop):  # type: ignore[no-untyped-def]
+            if state.games == stop * 500 + 500:  # after this block's games, before its checkpoint
+                raise KeyboardInterrupt
+
+        with pytest.raises(KeyboardInterrupt):
+            train(options, folder, report=interrupt)
+        assert load_checkpoint(folder)[1].games == stop * 500
+        state, weights = train(options, folder, resume=True)
+        assert np.array_equal(weights, expected)
+        assert [p["mean_score"] for p in state.curve] == [p["mean_score"] for p in whole.curve]
+        assert state.games == 2500 and state.moves == whole.moves
+
+
+def test_a_resume_that_does_not_match_its_checkpoint_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(TrainError, match="nothing to resume"):
+        train(TrainOptions(shape="2x4", games=10), tmp_path, resume=True)
+    train(TrainOptions(shape="2x4", games=10, block=10), tmp_path)
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(shape="2x4", games=20, block=10, alpha=0.5), tmp_path, resume=True)
+    (tmp_path / "checkpoint.npz").write_bytes(b"PK\x03\x04 cut")
+    with pytest.raises(TrainError, match="not a readable checkpoint"):
+        train(TrainOptions(shape="2x4", games=20, block=10), tmp_path, resume=True)
+    for bad in ({"games": 0}, {"alpha": 0.0}, {"shape": "nope"}, {"checkpoint_s": 0}):
+        with pytest.raises(ValueError):
+            TrainOptions(**bad)  # type: ignore[arg-type]
+
+
+def test_the_train_command_shows_progress_and_writes_curve_and_chart(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    out = tmp_path / "run"
+    assert cli.main(["train", "--shape", "2x4", "--games", "300", "--block", "100", "--out", str(out)]) == 0
+    printed = capsys.readouterr()
+    assert "training 2x4: 2×4-tuples" in printed.out and "300 games" in printed.out and "moves/s" in printed.out
+    curve = [json.loads(line) for line in (out / "curve.jsonl").read_text().splitlines()]
+    assert [p["games"] for p in curve] == [100, 200, 300]
+    assert {"mean_score", "rate_2048", "rate_8192", "moves_per_s"} <= set(curve[0])
+    assert (out / "curve.png").stat().st_size > 1000
+    assert cli.main(["train", "--shape", "2x4", "--games", "400", "--block", "100", "--out", str(out), "--resume"]) == 0
+    assert len((out / "curve.jsonl").read_text().splitlines()) == 4
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--shape", "2x4", "--games", "400", "--block", "50", "--out", str(out), "--resume"])
+    assert "holds a run of" in capsys.readouterr().err
+
+
+def test_an_exported_network_reads_back_with_its_manifest(tmp_path: Path) -> None:
+    network = _network(TINY)
+    manifest = write(network, tmp_path / "tiny.ntn", {"games": 0})
+    assert manifest["sha256"] == ntuple_file.sha256((tmp_path / "tiny.ntn").read_bytes())
+    assert json.loads((tmp_path / "tiny.json").read_text()) == manifest
+    again = ntuple_file.read(tmp_path / "tiny.ntn", manifest)
+    board = random.Random(1).getrandbits(64)
+    assert ntuple.make_value(again)(board) == ntuple.make_value(network)(board)
