@@ -19,7 +19,18 @@ def think(**request) -> dict:
 
 
 def test_exports_the_page_functions() -> None:
-    assert ai_worker.__export__ == ["think", "explain", "trace", "presets", "ready", "prepare_other_presets"]
+    assert ai_worker.__export__ == [
+        "think",
+        "explain",
+        "trace",
+        "presets",
+        "ready",
+        "prepare_other_presets",
+        "load_network",
+        "network_progress",
+        "evaluation_speed",
+        "heap_bytes",
+    ]
 
 
 def test_ready_builds_the_default_presets_and_the_rest_come_after() -> None:
@@ -182,3 +193,18 @@ def test_explain_refuses_a_bad_request_with_a_message(request_fields: dict, mess
     request = {"rows": [[0, 2, 0, 0], [0] * 4, [0] * 4, [0, 0, 2, 0]], **request_fields}
     answer = json.loads(ai_worker.explain(json.dumps(request)))
     assert answer["ok"] is False and message in answer["error"]
+
+
+def test_evaluation_speed_counts_a_presets_evaluations_per_second() -> None:
+    request = {"preset": "rows", "boards": [B.from_rows(ROWS)], "seconds": 0.05}
+    answer = json.loads(ai_worker.evaluation_speed(json.dumps(request)))
+    assert answer["ok"] and answer["preset"] == "rows" and answer["evaluations"] > 0 and answer["per_second"] > 0
+    bad = json.loads(ai_worker.evaluation_speed(json.dumps({"preset": "nope", "boards": [1]})))
+    assert bad["ok"] is False and "unknown preset" in bad["error"]
+    empty = json.loads(ai_worker.evaluation_speed(json.dumps({"preset": "rows", "boards": []})))
+    assert empty["ok"] is False and "boards" in empty["error"]
+
+
+def test_heap_bytes_answers_a_size() -> None:
+    answer = json.loads(ai_worker.heap_bytes("{}"))
+    assert answer["ok"] and answer["bytes"] > 1_000_000

@@ -153,6 +153,9 @@ def test_options_default_to_the_issues_benchmark() -> None:
     args = bg.parse_args(["--games", "3", "--seed-start", "9", "--think-ms", "50", "--lab", "--resume", "--out", "x"])
     assert (args.games, args.seed_start, args.think_ms) == (3, 9, 50)
     assert (args.lab, args.resume, args.out) == (True, True, Path("x"))
+    assert (args.algorithm, args.preset) == ("alphabeta", None)
+    args = bg.parse_args(["--algorithm", "expectimax", "--preset", "learned", "--stop-tile", "8192", "--games", "10"])
+    assert (args.algorithm, args.preset, args.stop_tile) == ("expectimax", "learned", 8192)
 
 
 @pytest.mark.parametrize(
@@ -164,6 +167,7 @@ def test_options_default_to_the_issues_benchmark() -> None:
         ["--stop-tile", "2"],
         ["--stop-tile", "100"],
         ["--timeout-min", "0"],
+        ["--algorithm", "minimax"],
     ],
 )
 def test_bad_options_are_refused(argv: list[str]) -> None:

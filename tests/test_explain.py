@@ -208,3 +208,25 @@ def test_the_explanation_is_json_and_refuses_what_it_cannot_explain() -> None:
         explain(board, analysis_ms=-1)
     with pytest.raises(ValueError, match="algorithm"):
         explain(board, algorithm="mcts")
+
+
+def test_the_learned_evaluation_explains_the_chosen_afterstate_cell_by_cell() -> None:
+    from test_ntuple import NETWORK, VALUE
+
+    from game2048.evaluation import learned
+    from game2048.evaluation.ntuple_shapes import score_of_tiles
+    from game2048.move_tables import afterstates
+
+    board = B.from_rows([[0, 2, 4, 8], [0, 0, 2, 16], [0, 0, 0, 4], [0, 0, 0, 2]])
+    learned.install(NETWORK)
+    try:
+        explanation = explain(board, depth=2, algorithm="expectimax", preset="learned")
+    finally:
+        learned.install(None)
+    patterns = explanation["patterns"]
+    after = afterstates(board)[B.DIRECTIONS.index(explanation["decision"]["move"])]
+    assert patterns["move"] == explanation["decision"]["move"] and patterns["rows"] == B.to_rows(after)
+    assert sum(patterns["cells"]) == pytest.approx(VALUE(after), abs=0.1 * 16)
+    assert patterns["value"] == pytest.approx(VALUE(after), abs=0.1) and patterns["tiles"] == score_of_tiles(after)
+    assert len(patterns["top"]) == 3 and patterns["top"][0]["value"] >= patterns["top"][-1]["value"]
+    assert explain(board, depth=2, algorithm="expectimax")["patterns"] is None  # other presets have none

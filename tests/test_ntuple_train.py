@@ -179,3 +179,23 @@ def test_an_exported_network_reads_back_with_its_manifest(tmp_path: Path) -> Non
     again = ntuple_file.read(tmp_path / "tiny.ntn", manifest)
     board = random.Random(1).getrandbits(64)
     assert ntuple.make_value(again)(board) == ntuple.make_value(network)(board)
+
+
+def test_export_writes_the_file_and_a_manifest_that_says_how_it_was_made(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run = tmp_path / "run"
+    train(TrainOptions(shape="2x4", games=400, block=200, seed=4), run)
+    out = tmp_path / "networks" / "tiny.ntn"
+    assert cli.main(["export", "--run", str(run), "--out", str(out), "--games", "50", "--prune", "0.5"]) == 0
+    assert "tiny.ntn:" in capsys.readouterr().out
+    manifest = json.loads(out.with_suffix(".json").read_text())
+    assert (
+        manifest["command"]
+        == "python -m game2048.lab train --shape 2x4 --games 400 --alpha 0.0025 --seed 4 --block 200"
+    )
+    assert (manifest["trained_games"], manifest["seed"], manifest["prune"]) == (400, 4, 0.5)
+    assert manifest["greedy"]["games"] == 50 and 0 < manifest["greedy"]["mean_score"]
+    assert manifest["sha256"] == ntuple_file.sha256(out.read_bytes()) and manifest["bytes"] == out.stat().st_size
+    network = ntuple_file.read(out, manifest)
+    assert network.shape == TINY and all(
+        v == 0 or abs(v) * network.scale >= 0.5 - network.scale for t in network.tables for v in t
+    )

@@ -201,3 +201,12 @@ def test_a_request_refused_before_its_path_is_read_still_gets_its_headers(base_u
         connection.sendall(b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n")  # too long a line: 414
         reply = connection.recv(4096).decode("latin-1")
     assert reply.startswith("HTTP/1.0 414") and "Cache-Control: no-cache" in reply
+
+
+def test_the_learned_networks_manifest_is_cached_with_the_page_and_its_file_is_not() -> None:
+    from game2048.evaluation import learned
+
+    assert offline.NETWORK_MANIFEST == f"networks/{learned.MANIFEST_FILE}"
+    files = offline.offline_files(ROOT)
+    assert offline.NETWORK_MANIFEST in files
+    assert not any(path.endswith(".ntn") for path in files)  # downloaded only when a player chooses it

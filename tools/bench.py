@@ -74,14 +74,51 @@ def percentile(values: Sequence[float], q: float) -> float:
 
 
 def requests_for(
-    positions: Iterable[BenchPosition], think_ms: float, repeat: int, algorithm: str
+    positions: Iterable[BenchPosition], think_ms: float, repeat: int, algorithm: str, preset: str | None = None
 ) -> list[dict[str, Any]]:
     """The worker requests of a bench run, in search order (each position ``repeat`` times in a row)."""
+    extra = {"preset": preset} if preset else {}
     return [
-        {"rows": to_rows(p.board), "think_ms": think_ms, "algorithm": algorithm, "id": p.name}
+        {"rows": to_rows(p.board), "think_ms": think_ms, "algorithm": algorithm, "id": p.name, **extra}
         for p in positions
         for _ in range(repeat)
     ]
+
+
+EVALUATION_PRESETS = ("classic", "rows", "learned")
+"""The presets whose evaluations per second ``--evaluations`` measures, side by side."""
+
+
+def needs_network(preset: str | None) -> bool:
+    """Whether the worker must download the learned network before searching with ``preset``."""
+    from game2048.evaluation import presets
+
+    return preset is not None and presets.get(preset).needs_download
+
+
+def evaluation_speeds(seconds: float, chromium: bool) -> dict[str, dict[str, float]]:
+    """Evaluations per second of each of ``EVALUATION_PRESETS`` over the bench positions' afterstates,
+    in CPython and (when ``chromium``) in the page's worker in Chromium."""
+    from app import ai_worker
+    from game2048.move_tables import afterstates
+
+    boards = [after for p in POSITIONS for after in afterstates(p.board) if after != p.board]
+    calls = [("evaluation_speed", {"preset": n, "boards": boards, "seconds": seconds}) for n in EVALUATION_PRESETS]
+    out = {
+        "CPython": {r["preset"]: json.loads(ai_worker.evaluation_speed(json.dumps(r)))["per_second"] for _, r in calls}
+    }
+    if chromium:
+        from bench_browser import calls_in_chromium
+
+        before, _, after, *answers = calls_in_chromium(
+            [("heap_bytes", {}), ("load_network", {}), ("heap_bytes", {}), *calls]
+        )
+        out["Chromium"] = {a["preset"]: a["per_second"] for a in answers}
+        print(
+            f"the worker's WebAssembly heap: {before['bytes'] / 1e6:.0f} MB before the learned network, "
+            f"{after['bytes'] / 1e6:.0f} MB after ({(after['bytes'] - before['bytes']) / 1e6:.0f} MB for it)"
+        )
+    return out
 
 
 def sample_from_answer(position: BenchPosition, answer: dict[str, Any], round_trip_ms: float) -> Sample:
@@ -100,11 +137,11 @@ def sample_from_answer(position: BenchPosition, answer: dict[str, Any], round_tr
 
 
 def warmup_requests(
-    positions: Sequence[BenchPosition], think_ms: float, count: int, algorithm: str
+    positions: Sequence[BenchPosition], think_ms: float, count: int, algorithm: str, preset: str | None = None
 ) -> list[dict[str, Any]]:
     """``count`` unrecorded searches over the positions, in order, to send before the measured ones."""
     cycle = [positions[i % len(positions)] for i in range(count)]
-    return [dict(r, id="warmup") for r in requests_for(cycle, think_ms, 1, algorithm)]
+    return [dict(r, id="warmup") for r in requests_for(cycle, think_ms, 1, algorithm, preset)]
 
 
 def run_cpython(
@@ -114,6 +151,7 @@ def run_cpython(
     algorithm: str,
     warmup: int = 0,
     explain: bool = False,
+    preset: str | None = None,
 ) -> list[Sample]:
     """Every request through the worker module itself, in this process (same code path as the page's worker).
 
@@ -124,11 +162,11 @@ def run_cpython(
     ai_worker.ready()
     extra: dict[str, Any] = {"analysis_ms": think_ms} if explain else {}
     call = ai_worker.explain if explain else ai_worker.think
-    for request in warmup_requests(positions, think_ms, warmup, algorithm):
+    for request in warmup_requests(positions, think_ms, warmup, algorithm, preset):
         call(json.dumps({**request, **extra}))
     samples = []
     searched = [p for p in positions for _ in range(repeat)]
-    for position, request in zip(searched, requests_for(positions, think_ms, repeat, algorithm)):
+    for position, request in zip(searched, requests_for(positions, think_ms, repeat, algorithm, preset)):
         started = time.perf_counter()
         answer = json.loads(call(json.dumps({**request, **extra})))
         samples.append(sample_from_answer(position, answer, (time.perf_counter() - started) * 1000.0))
@@ -136,13 +174,20 @@ def run_cpython(
 
 
 def run_chromium(
-    positions: Sequence[BenchPosition], think_ms: float, repeat: int, algorithm: str, warmup: int = 0
+    positions: Sequence[BenchPosition],
+    think_ms: float,
+    repeat: int,
+    algorithm: str,
+    warmup: int = 0,
+    preset: str | None = None,
 ) -> list[Sample]:
     """The same requests through the page's worker in Chromium (see ``tools/bench_browser.py``)."""
     from bench_browser import think_in_chromium  # here, not above: it needs playwright, --cpython-only does not
 
-    warm = warmup_requests(positions, think_ms, warmup, algorithm)
-    replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm))[len(warm) :]
+    warm = warmup_requests(positions, think_ms, warmup, algorithm, preset)
+    before = [("load_network", {})] if needs_network(preset) else []
+    replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm, preset), before)
+    replies = replies[len(warm) :]
     return [
         sample_from_answer(position, answer, round_trip)
         for position, (answer, round_trip) in zip([p for p in positions for _ in range(repeat)], replies)
@@ -204,6 +249,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--warmup", type=int, default=8, help="unrecorded searches before the measured ones (default 8)"
     )
     parser.add_argument("--algorithm", default="alphabeta", choices=["alphabeta", "expectimax"])
+    parser.add_argument("--preset", help="evaluation preset (default: the algorithm's own), e.g. learned")
+    parser.add_argument(
+        "--evaluations",
+        action="store_true",
+        help=f"instead: evaluations per second of {', '.join(EVALUATION_PRESETS)} in CPython and Chromium",
+    )
     parser.add_argument("--cpython-only", action="store_true", help="skip the Chromium run")
     parser.add_argument(
         "--explain", action="store_true", help="also run CPython through the worker's explain (the explorer open)"
@@ -213,22 +264,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.think_ms <= 0 or args.repeat < 1 or args.warmup < 0:
         parser.error("--think-ms must be positive, --repeat at least 1 and --warmup at least 0")
 
+    if args.evaluations:
+        speeds = evaluation_speeds(1.0, chromium=not args.cpython_only)
+        print("evaluations per second over the bench positions' afterstates (1 s each):")
+        print("| preset | " + " | ".join(speeds) + " |")
+        print("| --- |" + " --- |" * len(speeds))
+        for name in EVALUATION_PRESETS:
+            print(f"| {name} | " + " | ".join(f"{speeds[run][name]:,.0f}" for run in speeds) + " |")
+        return 0
     positions = list(POSITIONS)
     print(
         f"bench: {len(positions)} positions ({', '.join(sorted({p.phase for p in positions}))}) x {args.repeat}, "
-        f"{args.algorithm}, think {args.think_ms:g} ms, after {args.warmup} warm-up searches",
+        f"{args.algorithm}{':' + args.preset if args.preset else ''}, think {args.think_ms:g} ms, "
+        f"after {args.warmup} warm-up searches",
         flush=True,
     )
     runs: dict[str, list[Sample]] = {}
-    runs["CPython"] = run_cpython(positions, args.think_ms, args.repeat, args.algorithm, args.warmup)
+    runs["CPython"] = run_cpython(
+        positions, args.think_ms, args.repeat, args.algorithm, args.warmup, preset=args.preset
+    )
     print(f"CPython {sys.version.split()[0]} done", flush=True)
     if args.explain:
         runs["explained"] = run_cpython(
-            positions, args.think_ms, args.repeat, args.algorithm, args.warmup, explain=True
+            positions, args.think_ms, args.repeat, args.algorithm, args.warmup, explain=True, preset=args.preset
         )
         print("CPython with the explanation done", flush=True)
     if not args.cpython_only:
-        runs["Chromium"] = run_chromium(positions, args.think_ms, args.repeat, args.algorithm, args.warmup)
+        runs["Chromium"] = run_chromium(
+            positions, args.think_ms, args.repeat, args.algorithm, args.warmup, preset=args.preset
+        )
         print("Chromium (Pyodide worker) done", flush=True)
     table = {name: summary(samples) for name, samples in runs.items()}
     print(format_table(table))

@@ -29,24 +29,52 @@ WORKER_READY_TIMEOUT_MS = 180_000
 """Two interpreters start (page and worker) and the worker builds every table: slow on a busy machine."""
 
 
-def think_in_chromium(requests: Sequence[dict[str, Any]]) -> list[tuple[dict[str, Any], float]]:
+def _call(page: Any, base_url: str, function: str, request: dict[str, Any]) -> dict[str, Any]:
+    """One call of the worker's ``function`` (``load_network`` gets the page's folder as its ``base``)."""
+    if function == "load_network":
+        request = {**request, "base": base_url.rstrip("/") + "/"}
+    answer: dict[str, Any] = json.loads(
+        page.evaluate("([f, r]) => window.benchCall(f, r)", [function, json.dumps(request)])
+    )
+    if not answer.get("ok"):
+        raise RuntimeError(f"the worker's {function} failed: {answer.get('error')}")
+    return answer
+
+
+def _check_page(page: Any, base_url: str, requests_log: list[str]) -> None:
+    """A bench through a broken page measures nothing worth printing: console errors or foreign requests stop it."""
+    if page.console_errors:
+        raise RuntimeError("the bench page logged errors: " + "; ".join(page.console_errors))
+    foreign = [url for url in requests_log if not url.startswith((base_url, "blob:" + base_url, "data:"))]
+    if foreign:
+        raise RuntimeError(f"the bench page made requests outside its origin: {foreign}")
+
+
+def think_in_chromium(
+    requests: Sequence[dict[str, Any]], before: Sequence[tuple[str, dict[str, Any]]] = ()
+) -> list[tuple[dict[str, Any], float]]:
     """(worker answer, round trip in ms seen by the page's main thread) for each request, in order.
 
-    Raises ``RuntimeError`` if the page logged a console error or made a
-    request outside its own origin: a bench through a broken page measures
-    nothing worth printing.
+    ``before``: (export, request) calls made first, such as ``("load_network", {})`` for the
+    learned preset; one that fails stops the bench with the worker's message.
     """
     out: list[tuple[dict[str, Any], float]] = []
     with page_session(path=BENCH_PAGE, ready_timeout_ms=WORKER_READY_TIMEOUT_MS) as (page, base_url, requests_log):
+        for function, request in before:
+            _call(page, base_url, function, request)
         for request in requests:
             reply = json.loads(page.evaluate("request => window.benchThink(request)", json.dumps(request)))
             out.append((json.loads(reply["answer"]), float(reply["round_trip_ms"])))
-        if page.console_errors:
-            raise RuntimeError("the bench page logged errors: " + "; ".join(page.console_errors))
-        foreign = [url for url in requests_log if not url.startswith((base_url, "blob:" + base_url, "data:"))]
-        if foreign:
-            raise RuntimeError(f"the bench page made requests outside its origin: {foreign}")
+        _check_page(page, base_url, requests_log)
     return out
+
+
+def calls_in_chromium(calls: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """The worker's answers to (export, request) calls, in order, in one page."""
+    with page_session(path=BENCH_PAGE, ready_timeout_ms=WORKER_READY_TIMEOUT_MS) as (page, base_url, requests_log):
+        answers = [_call(page, base_url, function, request) for function, request in calls]
+        _check_page(page, base_url, requests_log)
+    return answers
 
 
 def main(argv: Sequence[str]) -> int:

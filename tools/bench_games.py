@@ -1,11 +1,14 @@
 """The page's AI measured where people use it: seeded games played by the page's own autoplay in Chromium.
 
     python tools/bench_games.py [--games 20] [--seed-start 1] [--think-ms 100] [--parallel 2]
+                                [--algorithm alphabeta] [--preset classic]
                                 [--stop-tile 2048] [--out lab-out/bench-games.jsonl] [--resume] [--lab]
 
 Each game opens ``/?seed=N`` in a browser context of its own (so its
 storage is empty), sets the think time on the page's slider (and the pause
-between autoplay moves to 0 ms, which changes no move), presses Autoplay and
+between autoplay moves to 0 ms, which changes no move), chooses the
+algorithm and preset in the page's menus (for ``learned``, waits for its
+network's download), presses Autoplay and
 waits until the page stops: autoplay pauses by itself at 2048, a lost game
 stops it, and a lower ``--stop-tile`` is stopped here (a higher one presses
 "Keep going").  The game's record is then read from
@@ -114,6 +117,24 @@ async def set_slider(page: Any, selector: str, steps_right: int) -> None:
     await page.locator(selector).blur()
 
 
+NETWORK_READY_JS = "document.getElementById('ai-status').textContent.startsWith('Learned network ready')"
+
+
+async def choose_search(page: Any, algorithm: str, preset: str | None) -> None:
+    """The algorithm and preset chosen in the page's menus; a preset that downloads its network is waited for."""
+    await page.select_option("#ai-algorithm", algorithm)
+    if preset is None:
+        return
+    if not await page.is_visible("#ai-preset"):
+        await page.click("#weights-panel summary")
+    await page.select_option("#ai-preset", preset)
+    if preset == "learned":
+        await page.wait_for_function(NETWORK_READY_JS, timeout=180_000)
+    chosen = await page.input_value("#ai-preset")
+    if chosen != preset:
+        raise RuntimeError(f"the page's preset shows {chosen}, not {preset}: {await page.text_content('#ai-status')}")
+
+
 async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Namespace) -> tuple[dict, float]:
     """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop).
 
@@ -130,6 +151,7 @@ async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Names
         await page.wait_for_selector("#ai-autoplay:not([disabled])", state="attached", timeout=180_000)
         await set_slider(page, "#ai-think", THINK_STEPS_MS.index(args.think_ms))
         await set_slider(page, "#ai-pause", 0)
+        await choose_search(page, args.algorithm, args.preset)
         shown = await page.text_content("#ai-think-value")
         if shown != f"{args.think_ms} ms":
             raise RuntimeError(f"the page's think time shows {shown}, not {args.think_ms} ms")
@@ -212,6 +234,9 @@ def run_lab(seeds: list[int], args: argparse.Namespace, out: Path) -> None:
         ",".join(map(str, seeds)),
         "--think-ms",
         str(args.think_ms),
+        "--algorithm",
+        args.algorithm,
+        *(["--preset", args.preset] if args.preset else []),
         "--stop-tile",
         str(args.stop_tile),
         "--jobs",
@@ -266,6 +291,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--seed-start", type=int, default=1)
     parser.add_argument("--think-ms", type=int, default=100)
+    parser.add_argument("--algorithm", choices=("alphabeta", "expectimax"), default="alphabeta")
+    parser.add_argument("--preset", help="the evaluation preset (default: the algorithm's own), e.g. learned")
     parser.add_argument("--parallel", type=int, default=2, help="pages (and lab processes) at a time")
     parser.add_argument("--stop-tile", type=int, default=2048)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -299,7 +326,9 @@ def pending(out: Path, seeds: list[int], resume: bool, config: PlayConfig) -> li
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
-    config = PlayConfig(think_ms=float(args.think_ms), stop_tile=args.stop_tile)
+    config = PlayConfig(
+        algorithm=args.algorithm, preset=args.preset, think_ms=float(args.think_ms), stop_tile=args.stop_tile
+    )
     seeds = list(range(args.seed_start, args.seed_start + args.games))
     out = args.out
     try:

@@ -57,6 +57,11 @@ RUNTIME_FILES: tuple[str, ...] = (
 )
 
 
+NETWORK_MANIFEST = "networks/4x6.json"
+"""The learned network's manifest (``game2048.evaluation.learned``): cached with the page, so the worker can
+check the network offline; the network itself is cached by sw.js when a player first downloads it."""
+
+
 class _PageLinks(HTMLParser):
     """The same-origin files an HTML page names: link hrefs, script srcs and PyScript configs."""
 
@@ -120,6 +125,8 @@ def offline_files(root: Path | str) -> list[str]:
     worker_src, worker_config = _worker_files(root)
     configs = [*page.configs, worker_config]
     urls = [PAGE, *page.files, worker_src, *RUNTIME_FILES]
+    if (root / NETWORK_MANIFEST).is_file():  # a copy of the page without the learned network has no manifest
+        urls.append(NETWORK_MANIFEST)
     for config in configs:
         urls += _config_files(root, _local(config) or config)
     for webmanifest in page.manifests:

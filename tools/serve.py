@@ -59,6 +59,7 @@ MIME_TYPES: dict[str, str] = {
     ".svg": "image/svg+xml",
     ".txt": "text/plain; charset=utf-8",
     ".md": "text/plain; charset=utf-8",
+    ".ntn": "application/octet-stream",  # the learned network (game2048.evaluation.ntuple_file)
     "": "application/octet-stream",
 }
 

@@ -25,8 +25,9 @@ The status line is also said through the view's live region (a hint as
 import asyncio
 
 from app.ai_client import LOADING_STAGES, AiClient
-from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
+from app.ai_settings import ALGORITHMS, DEFAULT_PRESET, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.announce import hint_sentence
+from app.network_download import download, page_folder, ready_text
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.wiring import Wiring
 from game2048.board import to_rows
@@ -74,6 +75,8 @@ class AiControls:
         self._run = 0  # autoplay generation: a stopped loop never plays again
         self._held = 0  # hold generation: a hint or step asked before ``hold`` is not shown or played
         self._loading = False  # the worker is starting: ``_show_loading`` shows its progress
+        self.network_ready = False  # this worker holds the learned network
+        self._network_loading = False
         el = document.getElementById
         self.hint_button = el("ai-hint")
         self.step_button = el("ai-step")
@@ -140,6 +143,11 @@ class AiControls:
             return
         self.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in self.client.presets}
         self.settings.restrict_to(self.preset_defaults)
+        self.network_ready = False  # a new worker: the network, if chosen, is downloaded again (or read from cache)
+        wanted = self.settings.preset
+        if self._needs_download(wanted):  # the player's choice comes back; meanwhile the algorithm's own plays
+            self.settings.preset = DEFAULT_PRESET[self.settings.algorithm]
+            self._wiring.spawn(self._load_network(wanted))
         self._fill_presets()
         self._show_settings()
         self._set_status("AI ready again" if restart else "AI ready")
@@ -373,10 +381,47 @@ class AiControls:
 
     def _preset_changed(self) -> None:
         name = str(self.preset_select.value)
-        if name in self.preset_defaults:
-            self.settings.preset = name
-            self._show_weights()
-            self._save()
+        if name not in self.preset_defaults:
+            return
+        if self._needs_download(name) and not self.network_ready:
+            self._wiring.spawn(self._load_network(name))  # the preset applies once its network is in
+            return
+        self.settings.preset = name
+        self._show_weights()
+        self._save()
+
+    def _needs_download(self, name: str) -> bool:
+        return any(p["name"] == name and p.get("download") for p in self.client.presets)
+
+    async def _load_network(self, name: str) -> None:
+        """Have the worker download the learned network, showing how far it is; then play it, or say why not.
+
+        Meanwhile the AI keeps the preset it had; a failure goes back to it.
+        """
+        if self._network_loading:
+            return
+        self._network_loading = True
+        self.preset_select.disabled = True
+        try:
+            base = page_folder(str(self.document.baseURI))
+            answer = await download(self.client, base, lambda text: self._set_status(text, say=""))
+        finally:
+            self._network_loading = False
+            self.preset_select.disabled = False
+        if answer.get("ok"):
+            self.network_ready = True
+            if name in self.preset_defaults:
+                self.settings.preset = name
+                self._show_settings()
+                self._save()
+            self._set_status(ready_text(answer))
+            return
+        self.preset_select.value = self.settings.preset
+        message = f"The learned network could not be used: {answer.get('error')}. The AI keeps {self.settings.preset}."
+        self._set_status(message, error=True)
+        self.view.show_notice(message, error=True)
+        if answer.get("restart"):
+            self.fail(answer)
 
     def _reset_weights(self) -> None:
         self.settings.reset_weights()
@@ -404,7 +449,7 @@ class AiControls:
         for preset in self.client.presets:
             option = self.document.createElement("option")
             option.value = preset["name"]
-            option.textContent = preset["name"]
+            option.textContent = preset["name"] + (" (downloads its network)" if preset.get("download") else "")
             option.title = str(preset.get("description", ""))
             self.preset_select.appendChild(option)
         self.preset_select.disabled = False

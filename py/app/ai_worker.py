@@ -29,8 +29,13 @@ CPython exactly as the worker runs it.
   echoed back); answer ``stepwise.variants`` (the asked trace, compact, and
   the counts of all four searches) plus ``"ok": true`` and ``"preset"``, or
   ``{"ok": false, "error": message}``.
-* ``presets() -> json``: ``[{name, description, default_weights}]`` for the
-  page's sliders.
+* ``presets() -> json``: ``[{name, description, default_weights, download}]``
+  for the page's sliders (``download``: the preset needs ``load_network``).
+* ``load_network(request_json) -> answer_json`` (async): request
+  ``{"base": the page's folder URL}``; downloads, checks and installs the
+  learned network (``evaluation.network_loader``); answer ``{"ok": true, "bytes",
+  "shape", "greedy"}`` or ``{"ok": false, "error"}``.  ``network_progress()``
+  answers ``{"ok": true, "stage", "loaded", "total"}`` while it runs.
 * ``ready() -> "ok"``: builds every table the searches use and warms the
   searches up, so that the first ``think`` takes the time it is given and not
   a table build on top.
@@ -45,6 +50,8 @@ from typing import Any
 
 from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
+from game2048.evaluation.network_loader import NetworkLoader
+from game2048.evaluation.ntuple_file import NetworkError
 from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, stepwise
 from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
 
@@ -119,7 +126,7 @@ def explain(request_json: str) -> str:
 
 
 def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:
-    """The request as a dict with ``rows`` and only known ``fields``; ``ValueError`` with a readable message."""
+    """The request as a dict with only known ``fields`` (and ``rows`` if it is one); ``ValueError`` otherwise."""
     try:
         request = json.loads(request_json)
     except (TypeError, ValueError) as exc:
@@ -129,7 +136,7 @@ def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:
     unknown = sorted(set(request) - set(fields))
     if unknown:
         raise ValueError(f"unknown request field(s) {unknown}; known: {list(fields)}")
-    if "rows" not in request:
+    if "rows" in fields and "rows" not in request:
         raise ValueError("the request has no 'rows' (the board as 4 lists of 4 tile values)")
     return request
 
@@ -155,6 +162,7 @@ def presets() -> str:
                 "description": p.description,
                 "default_weights": dict(p.default_weights),
                 "weight_names": list(p.default_weights),
+                "download": p.needs_download,
             }
             for p in preset_registry.PRESETS.values()
         ]
@@ -188,9 +196,81 @@ def prepare_other_presets() -> str:
     search's clock starts when it runs.
     """
     for preset in preset_registry.PRESETS.values():
-        preset.make()(0x1)
+        if not preset.needs_download:  # the learned network comes when a player asks for it
+            preset.make()(0x1)
     _freeze()
     return "ok"
+
+
+_loader = NetworkLoader()
+
+
+async def load_network(request_json: str) -> str:
+    """Download, check and install the learned network (``evaluation.network_loader``); JSON with ``ok``.
+
+    Never raises: whatever fails is the answer's ``error``, and the worker keeps the network it had."""
+    try:
+        request = json.loads(request_json)
+        base = request.get("base") if isinstance(request, dict) else None
+        if not isinstance(base, str) or not base.endswith("/"):
+            raise NetworkError(f"load_network needs the page's folder as 'base', ending in '/'; got {base!r}")
+        from js import fetch  # type: ignore[import-not-found]  # the browser's, in the worker
+
+        answer = {**(await _loader.load(base, fetch)), "ok": True}
+    except NetworkError as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug reaches the page as a message, the worker lives on
+        answer = {"ok": False, "error": f"the network could not be loaded: {type(exc).__name__}: {exc}"}
+    if answer["ok"]:
+        _freeze()
+    return json.dumps(answer)
+
+
+def evaluation_speed(request_json: str) -> str:
+    """Evaluations per second of ``preset`` over ``boards`` (64-bit ints), for ``tools/bench.py``.
+
+    Request ``{"preset", "boards", "seconds"}``; answer ``{"ok", "preset", "evaluations", "per_second"}``.
+    """
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        import time
+
+        evaluate = SearchOptions(preset=request.get("preset")).evaluator()
+        boards = request.get("boards") or []
+        if not boards or not all(isinstance(b, int) and 0 <= b < 1 << 64 for b in boards):
+            raise ValueError("boards is a non-empty list of boards as 64-bit ints")
+        seconds = float(request.get("seconds") or 1.0)
+        count = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            for board in boards:
+                evaluate(board)
+            count += len(boards)
+        elapsed = time.perf_counter() - started
+        return {"preset": request.get("preset"), "evaluations": count, "per_second": count / elapsed}
+
+    return _answer(request_json, ("preset", "boards", "seconds", "id"), compute)
+
+
+def heap_bytes(_request_json: str = "{}") -> str:
+    """The worker's memory as JSON ``{"ok", "bytes"}``: Pyodide's WebAssembly heap, or this process's peak RSS.
+
+    For ``tools/bench.py``: the learned network's cost in the worker is the heap after its download minus before.
+    """
+    try:
+        import pyodide_js  # type: ignore[import-not-found]  # only in the browser
+
+        size = int(pyodide_js._module.HEAPU8.length)
+    except ImportError:
+        import resource
+
+        size = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return json.dumps({"ok": True, "bytes": size})
+
+
+def network_progress(_request_json: str = "{}") -> str:
+    """Where ``load_network`` stands: ``{"ok": true, "stage", "loaded", "total"}`` (bytes), as JSON."""
+    return json.dumps({**_loader.progress, "ok": True})
 
 
 def _freeze() -> None:
@@ -204,4 +284,15 @@ def _freeze() -> None:
     gc.freeze()
 
 
-__export__ = ["think", "explain", "trace", "presets", "ready", "prepare_other_presets"]
+__export__ = [
+    "think",
+    "explain",
+    "trace",
+    "presets",
+    "ready",
+    "prepare_other_presets",
+    "load_network",
+    "network_progress",
+    "evaluation_speed",
+    "heap_bytes",
+]

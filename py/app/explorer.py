@@ -164,6 +164,7 @@ def render_explanation(explanation: dict[str, Any]) -> str:
         _root_section(explanation),
         _iterations_section(explanation["iterations"]),
         _pv_section(explanation.get("pv")),
+        _patterns_section(explanation.get("patterns")),
         _placements_section(explanation.get("placements")),
         _pruning_section(explanation.get("pruning"), decision.get("algorithm")),
     ]
@@ -340,6 +341,47 @@ def _placements_section(heat: dict[str, Any] | None) -> str:
         "outlined: kept by the reduction</caption>"
         f"<tbody>{''.join(rows)}</tbody></table>"
         f'<ul class="kept-list" aria-label="Placements kept">{kept_list}</ul></section>'
+    )
+
+
+def _cell_name(cell: int) -> str:
+    return f"row {cell // 4 + 1}, column {cell % 4 + 1}"
+
+
+def _patterns_section(patterns: dict[str, Any] | None) -> str:
+    """The learned evaluation's view of the chosen move's afterstate: each cell's share of the network's value."""
+    if not patterns:
+        return ""
+    shares = [float(v) for v in patterns["cells"]]
+    low, high = min(shares), max(shares)
+    rows = []
+    for r in range(4):
+        cells = []
+        for col in range(4):
+            share = shares[4 * r + col]
+            tile = int(patterns["rows"][r][col])
+            level = 0 if high == low else round(4 * (share - low) / (high - low))
+            words = f"{_cell_name(4 * r + col)}, {'tile ' + str(tile) if tile else 'empty'}: adds {format_value(share)}"
+            cells.append(
+                f'<td class="heat heat-{level}" title="{escape(words)}" aria-label="{escape(words)}">'
+                f'<span class="pattern-tile">{tile or ""}</span><span>{escape(format_value(share))}</span></td>'
+            )
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    top = "".join(
+        f"<li>{escape(', '.join(_cell_name(int(c)) for c in p['cells']))}: "
+        f"{escape(format_value(float(p['value'])))}</li>"
+        for p in patterns["top"]
+    )
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-patterns-title">'
+        f'<h3 id="explorer-patterns-title">What the network sees after {escape(str(patterns["move"]))}</h3>'
+        f'<p class="explorer-note" id="explorer-patterns-sum">Its patterns expect '
+        f"<strong>{escape(format_value(float(patterns['value'])))}</strong> more points; the tiles are worth "
+        f"{escape(format_value(float(patterns['tiles'])))} already.</p>"
+        '<table class="heat-map" id="explorer-patterns"><caption>Each cell’s share of the network’s value '
+        "(every pattern’s weight shared among its cells); darker adds more</caption>"
+        f"<tbody>{''.join(rows)}</tbody></table>"
+        f'<p class="explorer-note">The patterns that add most:</p><ol class="kept-list">{top}</ol></section>'
     )
 
 

@@ -169,3 +169,24 @@ def test_exact_values_ask_the_same_depth_again_and_draw_every_move_exact() -> No
     assert exact["depth"] == 4 and exact["exact_root"] is True
     assert decision.getAttribute("data-explained") == "2"
     assert "\u2264 " not in decision.innerHTML
+
+
+def test_the_learned_patterns_draw_as_a_heat_map_with_words_for_each_cell() -> None:
+    from test_ntuple import NETWORK
+
+    from game2048.evaluation import learned
+
+    learned.install(NETWORK)
+    try:
+        explanation = explain(
+            from_rows([[0, 2, 4, 8], [0, 0, 2, 16], [0, 0, 0, 4], [0, 0, 0, 2]]), depth=1, preset="learned"
+        )
+    finally:
+        learned.install(None)
+    html = render_explanation(explanation)
+    assert 'id="explorer-patterns"' in html and "What the network sees after" in html
+    assert html.count('class="heat heat-') >= 16 and "row 4, column 4" in html
+    assert "The patterns that add most" in html
+    assert 'id="explorer-patterns"' not in render_explanation(
+        explain(from_rows([[2, 2, 0, 0]] + [[0] * 4] * 3), depth=1)
+    )

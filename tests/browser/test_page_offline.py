@@ -128,3 +128,30 @@ def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, o
         assert page.console_errors == []
     finally:
         context.close()
+
+
+def test_the_learned_network_once_downloaded_plays_with_the_server_stopped(browser, own_server):
+    server, base_url = own_server()
+    context, page, requests = _open(browser, base_url)
+    try:
+        wait_ai_ready(page)
+        _wait_offline_ready(page)
+        assert not any(".ntn" in url for url in requests)  # not part of the page's cache: fetched when chosen
+        page.click("#weights-panel summary")
+        page.select_option("#ai-preset", "learned")
+        ready = "document.getElementById('ai-status').textContent.startsWith('Learned network ready')"
+        page.wait_for_function(ready, timeout=AI_READY_TIMEOUT_MS)
+        assert page.evaluate("caches.open('2048-network').then(cache => cache.keys()).then(keys => keys.length)") == 1
+
+        server.shutdown()
+        server.server_close()
+        page.reload()
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        wait_ai_ready(page)
+        page.wait_for_function(ready, timeout=AI_READY_TIMEOUT_MS)  # the saved choice, from the cache
+        page.keyboard.press("i")
+        page.wait_for_selector("#hint-arrow", state="visible", timeout=60_000)
+        assert page.get_attribute("#ai-readout", "data-preset") == "learned"
+        assert page.console_errors == []
+    finally:
+        context.close()

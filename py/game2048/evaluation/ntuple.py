@@ -3,10 +3,10 @@
 ``make_value(network)`` returns ``value(board)``, the network's sum of
 ``8 × tuples`` weights (``ntuple_shapes``), computed from the board's 16 line
 keys: four rows by mask and shift, four columns by the transposing tables of
-``move_tables``, the eight reversed lines by one table.  Each feature is then
-one or two lookups of its index (a tuple's share per row, ``LinePlan``) and
-one of its weight; a tuple that lies in one row has the two folded into one
-65,536-entry table.  The function is generated as source for the network's
+``move_tables``; a line read backwards has part tables of its own, indexed by
+the forward key.  Each feature is then one or two lookups of its index (a
+tuple's share per row, ``LinePlan``) and one of its weight; a tuple that lies
+in one row has the two folded into one 65,536-entry table.  The function is generated as source for the network's
 shape and compiled once, so every lookup is a closure variable and every
 feature an unrolled term: about as lean as pure Python reads 32 weights.
 
@@ -47,7 +47,7 @@ def tile_scores() -> list[int]:
     return _TILE_SCORES
 
 
-def _source(network: Network, with_tiles: bool) -> tuple[str, list[object]]:
+def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str, list[object]]:
     """The generated factory's source and its arguments: tables it closes over, in order.
 
     The function returns ``scale × Σ entries``, plus the tiles' score when ``with_tiles``.
@@ -62,33 +62,46 @@ def _source(network: Network, with_tiles: bool) -> tuple[str, list[object]]:
             args.append(obj)
         return names[id(obj)]
 
-    folded: dict[int, str] = {}
+    rev = _reversed()
+    parts: dict[tuple[int, bool], list[int]] = {}
+
+    def part(p: int, backwards: bool) -> list[int]:
+        """Part ``p``'s table by line key; read ``backwards``, it takes the key of the line read forwards."""
+        if (p, backwards) not in parts:
+            forward = plan.parts[p]
+            parts[p, backwards] = [forward[rev[key]] for key in range(1 << 16)] if backwards else forward
+        return parts[p, backwards]
+
+    indices: dict[tuple[int, bool], str] = {}
+    folded: dict[tuple[int, bool], str] = {}
     terms = []
     used_lines: set[int] = set()
     for f, reads in enumerate(plan.reads):
         t = plan.tuple_of[f]
-        used_lines.update(line for line, _ in reads)
-        if len(reads) == 1:
-            part = reads[0][1]
-            if part not in folded:
-                weights, index = network.tables[t], plan.parts[part]
-                folded[part] = bind([weights[i] for i in index], "w")
-            terms.append(f"{folded[part]}[k{reads[0][0]}]")
+        keys = [(line % 8, line >= 8, p) for line, p in reads]  # lines 8-15 are 0-7 read backwards
+        used_lines.update(line for line, _, _ in keys)
+        if len(keys) == 1:  # a tuple in one row: its index and weight lookups folded into one table
+            line, backwards, p = keys[0]
+            if (p, backwards) not in folded:
+                weights = network.tables[t]
+                folded[p, backwards] = bind([weights[i] for i in part(p, backwards)], "w")
+            terms.append(f"{folded[p, backwards]}[k{line}]")
         else:
-            table = bind(network.tables[t], "w")
-            index = " + ".join(f"{bind(array('i', plan.parts[p]), 'p')}[k{line}]" for line, p in reads)
-            terms.append(f"{table}[{index}]")
+            for _, backwards, p in keys:
+                if (p, backwards) not in indices:
+                    indices[p, backwards] = bind(array("i", part(p, backwards)), "p")
+            index = " + ".join(f"{indices[p, backwards]}[k{line}]" for line, backwards, p in keys)
+            terms.append(f"{bind(network.tables[t], 'w')}[{index}]")
     s0, s1, s2, s3 = spread_tables()
-    rev = _reversed()
     body = [
-        f"def factory({', '.join(names[id(a)] for a in args)}, s0, s1, s2, s3, rev, scale, tiles):",
+        f"def factory({', '.join(names[id(a)] for a in args)}, s0, s1, s2, s3, scale, tiles):",
         "    def value(board):",
         "        k0 = board & 0xFFFF",
         "        k1 = (board >> 16) & 0xFFFF",
         "        k2 = (board >> 32) & 0xFFFF",
         "        k3 = board >> 48",
     ]
-    if used_lines & {4, 5, 6, 7, 12, 13, 14, 15}:
+    if used_lines & {4, 5, 6, 7}:
         body += [
             "        x = s0[k0] | s1[k1] | s2[k2] | s3[k3]",
             "        k4 = x & 0xFFFF",
@@ -96,14 +109,13 @@ def _source(network: Network, with_tiles: bool) -> tuple[str, list[object]]:
             "        k6 = (x >> 32) & 0xFFFF",
             "        k7 = x >> 48",
         ]
-    body += [f"        k{line} = rev[k{line - 8}]" for line in sorted(used_lines) if line >= 8]
     tail = " + tiles[k0] + tiles[k1] + tiles[k2] + tiles[k3]" if with_tiles else ""
     body += ["        return scale * (" + " + ".join(terms) + ")" + tail, "    return value"]
-    return "\n".join(body), [*args, s0, s1, s2, s3, rev, network.scale, tile_scores()]
+    return "\n".join(body), [*args, s0, s1, s2, s3, share * network.scale, tile_scores()]
 
 
-def _compiled(network: Network, with_tiles: bool) -> Callable[[Board], float]:
-    source, args = _source(network, with_tiles)
+def _compiled(network: Network, with_tiles: bool, share: float = 1.0) -> Callable[[Board], float]:
+    source, args = _source(network, with_tiles, share)
     space: dict[str, object] = {}
     exec(compile(source, f"<n-tuple network {network.shape.name}>", "exec"), space)  # noqa: S102 - our own source
     return space["factory"](*args)  # type: ignore[operator,no-any-return]
@@ -114,12 +126,11 @@ def make_value(network: Network) -> Callable[[Board], float]:
     return _compiled(network, with_tiles=False)
 
 
-def make_evaluator(network: Network) -> Callable[[Board], float]:
-    """The searches' evaluation: network value + the score the board's tiles are worth (``score_of_tiles``).
-
-    Carries ``lost_value`` for expectimax, as every evaluation does.
+def make_evaluator(network: Network, share: float = 1.0) -> Callable[[Board], float]:
+    """The searches' evaluation: ``share`` × network value + the score the board's tiles are worth
+    (``score_of_tiles``).  Carries ``lost_value`` for expectimax, as every evaluation does.
     """
-    evaluate = _compiled(network, with_tiles=True)
+    evaluate = _compiled(network, with_tiles=True, share=share)
     evaluate.lost_value = LOST_VALUE  # type: ignore[attr-defined]
     return evaluate
 
@@ -139,4 +150,21 @@ def feature_values(network: Network, board: Board) -> list[tuple[tuple[int, ...]
     return out
 
 
-__all__ = ["LOST_VALUE", "feature_values", "make_evaluator", "make_value", "tile_scores"]
+def cell_shares(
+    network: Network, board: Board, top: int = 3
+) -> tuple[list[float], list[tuple[tuple[int, ...], float]]]:
+    """Where the network's value of ``board`` comes from: each cell's share, and the ``top`` largest patterns.
+
+    Each feature's weight is shared equally among the cells it reads, so the
+    16 shares add up to the value; the patterns are (cells, weight), largest first.
+    """
+    shares = [0.0] * 16
+    features = feature_values(network, board)
+    for cells, weight in features:
+        for cell in cells:
+            shares[cell] += weight / len(cells)
+    strongest = sorted(features, key=lambda feature: -feature[1])[:top]
+    return shares, strongest
+
+
+__all__ = ["LOST_VALUE", "cell_shares", "feature_values", "make_evaluator", "make_value", "tile_scores"]

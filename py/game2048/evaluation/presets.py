@@ -25,6 +25,8 @@ class Preset:
     description: str
     default_weights: Mapping[str, float]
     factory: Callable[[Mapping[str, float]], Evaluator]
+    needs_download: bool = False
+    """The page fetches a file for it when a player chooses it (the learned network), never at start."""
 
     def make(self, weights: Mapping[str, float] | None = None) -> Evaluator:
         """The evaluator with ``weights`` over the defaults; unknown weight names are refused."""
@@ -100,5 +102,20 @@ register(
         ),
         default_weights=corner.DEFAULT_WEIGHTS,
         factory=corner.make_evaluator,
+    )
+)
+
+from . import learned  # noqa: E402
+
+register(
+    Preset(
+        name="learned",
+        description=(
+            "an n-tuple network trained by TD learning from self-play (Szubert & Jaśkowski 2014): 4 six-cell "
+            "patterns read on the board's 8 symmetries, plus the points the tiles are worth; downloaded when chosen"
+        ),
+        default_weights=learned.DEFAULT_WEIGHTS,
+        factory=learned.make_evaluator,
+        needs_download=True,
     )
 )

@@ -1,5 +1,5 @@
 """The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``,
-and ``train`` (an n-tuple network by TD learning, ``train_command``).
+and ``train`` / ``export`` (an n-tuple network by TD learning, ``train_command``).
 
 Examples::
 
@@ -13,6 +13,7 @@ Examples::
     python -m game2048.lab agreement --games 3 --seed-start 2001 --reference-depth 10 --think-ms 100
     python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014
+    python -m game2048.lab export --run lab-out/page4x6 --out networks/4x6.ntn --prune 2
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
@@ -206,6 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "train":
             train_command.run(args)
+            return 0
+        if args.command == "export":
+            train_command.export(args)
             return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:

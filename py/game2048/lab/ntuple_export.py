@@ -20,12 +20,21 @@ from ..evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
 from ..evaluation.ntuple_shapes import Shape
 
 
-def quantize(shape: Shape, weights: np.ndarray) -> Network:
-    """The int16 network closest to ``weights`` (flat, tuple after tuple) with one scale."""
+def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float = 0.0) -> Network:
+    """The int16 network closest to ``weights`` (flat, tuple after tuple) with one scale.
+
+    The scale is ``step`` (the value of one unit), or more if the largest
+    weight needs it to fit in int16.  Weights smaller than ``prune`` in size
+    become 0: mostly entries training barely reached.  Both cost the value at
+    most ``max(prune, step / 2)`` per feature, and shrink the file: fewer
+    distinct entries compress better.
+    """
     if weights.shape != (shape.weights,):
         raise ValueError(f"shape {shape.name} has {shape.weights} weights, got {weights.shape}")
+    if prune > 0:
+        weights = np.where(np.abs(weights) < prune, np.float32(0), weights)
     largest = float(np.abs(weights).max())
-    scale = largest / INT16_MAX if largest > 0 else 1.0
+    scale = max(largest / INT16_MAX, step) if largest > 0 else max(step, 1.0)
     tables = []
     start = 0
     for t in range(len(shape.tuples)):

@@ -1,4 +1,5 @@
-"""``python -m game2048.lab train``: a TD training run with a progress bar, its learning curve and chart.
+"""``python -m game2048.lab train`` and ``export``: a TD training run with a progress bar, curve and chart;
+its network written as the file the page downloads.
 
 The bar (rich) shows games, moves per second and the last block's mean score
 and 2048 / 8192 rates; on a pipe or a log it prints the same text as a line
@@ -11,14 +12,15 @@ from __future__ import annotations
 
 import argparse
 import time
-from collections.abc import Sequence
+from datetime import date
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..evaluation.ntuple_shapes import SHAPES, parse_shape
-from .ntuple_train import TILES, TrainOptions, TrainState, train
+from .ntuple_export import dequantized, quantize, write
+from .ntuple_train import TILES, TrainOptions, TrainState, greedy_games, load_checkpoint, train
 from .progress import LOG_EVERY_S, LOG_WIDTH
 
 DEFAULTS = TrainOptions()
@@ -47,12 +49,62 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    export = sub.add_parser("export", help="a trained run's network as the file the page downloads, with its manifest")
+    export.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
+    export.add_argument("--out", type=Path, required=True, help="the network file to write, e.g. networks/4x6.ntn")
+    export.add_argument("--prune", type=float, default=0.0, help="weights smaller than this become 0 (default 0)")
+    export.add_argument(
+        "--step", type=float, default=0.0, help="the value of one int16 unit, at least (default: the finest that fits)"
+    )
+    export.add_argument(
+        "--games", type=int, default=1000, help="greedy games of the exported file, for its manifest (default 1000)"
+    )
+    export.add_argument("--seed", type=int, default=1, help="the greedy games' seed (default 1)")
+
+
+def train_command_line(options: dict) -> str:
+    """The command that trains the run ``options`` describe (as a checkpoint keeps them)."""
+    return (
+        f"python -m game2048.lab train --shape {options['shape']} --games {options['games']} "
+        f"--alpha {options['alpha']} --seed {options['seed']} --block {options['block']}"
+    )
+
+
+def export(args: argparse.Namespace) -> None:
+    """Quantize a run's weights, write the network file and its manifest, with the file's own greedy results."""
+    saved, state, weights = load_checkpoint(args.run)
+    shape = parse_shape(str(saved["shape"]))
+    network = quantize(shape, weights, args.prune, args.step)
+    stats = greedy_games(shape, dequantized(network), args.games, args.seed)
+    greedy = {
+        "games": args.games,
+        "seed": args.seed,
+        "mean_score": round(float(stats[:, 0].mean())),
+        **{f"rate_{tile}": float((stats[:, 1] >= tile.bit_length() - 1).mean()) for tile in TILES},
+    }
+    made = {
+        "trained_games": state.games,
+        "trained_moves": state.moves,
+        "alpha": saved["alpha"],
+        "seed": saved["seed"],
+        "command": train_command_line({**saved, "games": state.games}),
+        "prune": args.prune,
+        "step": network.scale,
+        "greedy": greedy,
+        "exported": date.today().isoformat(),
+    }
+    manifest = write(network, args.out, made)
+    print(
+        f"{args.out}: {manifest['bytes'] / 1e6:.1f} MB, {manifest['memory_bytes'] / 1e6:.0f} MB of tables, "
+        f"sha256 {manifest['sha256'][:16]}…; greedy over {args.games} games: mean {greedy['mean_score']:,}, "
+        + ", ".join(f"{tile} {100 * greedy[f'rate_{tile}']:.1f}%" for tile in TILES)
+    )
 
 
 class TrainProgress:
     """The run's bar on a terminal, or a line per ``LOG_EVERY_S`` in a log; fed one block at a time."""
 
-    def __init__(self, total: int, done: int, enabled: bool) -> None:
+    def __init__(self, total: int, enabled: bool) -> None:
         self.console = Console(stderr=True)
         self.interactive = self.console.is_interactive
         if not self.interactive:
@@ -70,7 +122,7 @@ class TrainProgress:
             console=self.console,
             disable=not (enabled and self.interactive),
         )
-        self.task = self.bar.add_task("train", total=total, completed=done, speed="–", score="–", rates="–")
+        self.task = self.bar.add_task("train", total=total, speed="–", score="–", rates="–")
         self.last_log = time.perf_counter()
         self.bar.start()
 
@@ -104,7 +156,7 @@ def run(args: argparse.Namespace) -> None:
     )
     shape = parse_shape(options.shape)
     print(f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}")
-    progress = TrainProgress(options.games, 0, enabled=not args.no_progress)
+    progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:
         state, _ = train(options, args.out, resume=args.resume, report=progress)
     finally:
@@ -125,10 +177,3 @@ def summary_line(state: TrainState) -> str:
         f"{state.games:,} games, {state.moves:,} moves in {state.seconds:,.0f} s ({speed:,.0f} moves/s); "
         f"last block: mean score {last.get('mean_score', 0):,.0f}, {rates}"
     )
-
-
-def main(argv: Sequence[str]) -> None:
-    """For tests: parse ``train`` options alone and run."""
-    parser = argparse.ArgumentParser()
-    add_parser(parser.add_subparsers(dest="command"))
-    run(parser.parse_args(["train", *argv]))

@@ -14,6 +14,8 @@ search's tables, then reads them, within a budget of its own
   move and the worst likely tile (expectimax);
 * ``placements``: every empty cell × {2, 4} after the chosen move, with its
   annoyance (−smoothness + islands) and whether ovolve's reduction keeps it;
+* ``patterns`` (the ``learned`` preset): the chosen move's afterstate as the
+  network sees it, each cell's share of its value and the strongest patterns;
 * ``pruning`` (alpha-beta): the nodes the search visited beside those a plain
   minimax visits on the same reduced tree (counted exactly where the budget
   allows, extrapolated beyond and marked so), and the nodes without the
@@ -119,6 +121,7 @@ def explain_decision(
         "pv": None,
         "placements": None,
         "pruning": None,
+        "patterns": None,
     }
     if last is not None:
         pv_index = last.move_index
@@ -135,6 +138,8 @@ def explain_decision(
             out["pv"] = _expectimax_pv(board, trace.tree, last.depth, pv_index, evaluate, analysis)
         chosen = DIRECTIONS.index(result.move) if result.move is not None else pv_index
         out["placements"] = _placements(board, chosen, options.algorithm == "alphabeta")
+        if options.preset_name == "learned":
+            out["patterns"] = _patterns(board, chosen)
     out["analysis"] = analysis.report()
     return out
 
@@ -191,6 +196,29 @@ def _root(board: Board, last: Any, result: SearchResult) -> list[dict[str, Any]]
             }
         )
     return out
+
+
+def _patterns(board: Board, chosen: int) -> dict[str, Any]:
+    """For the learned evaluation: what the network sees on the chosen move's afterstate, cell by cell.
+
+    ``cells`` are the 16 shares of the network's value (``ntuple.cell_shares``),
+    ``value`` their sum and ``tiles`` the points the tiles are worth; ``top``
+    the patterns that add most, as their cells and weight.
+    """
+    from ..evaluation import learned
+    from ..evaluation.ntuple import cell_shares
+    from ..evaluation.ntuple_shapes import score_of_tiles
+
+    after = afterstates(board)[chosen]
+    shares, top = cell_shares(learned.network(), after)
+    return {
+        "move": DIRECTIONS[chosen],
+        "rows": to_rows(after),
+        "cells": [round(share, 1) for share in shares],
+        "value": round(sum(shares), 1),
+        "tiles": score_of_tiles(after),
+        "top": [{"cells": list(cells), "value": round(weight, 1)} for cells, weight in top],
+    }
 
 
 def _iteration(it: Any) -> dict[str, Any]:

@@ -1,0 +1,90 @@
+"""The learned evaluation in the page: downloaded when chosen, with its progress; a bad file is refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pagekit import wait_ai_ready, wait_decisions
+
+ROOT = Path(__file__).resolve().parents[2]
+NETWORK = (ROOT / "networks" / "4x6.ntn").read_bytes()
+
+WATCH_STATUS = """() => { window.statuses = [];
+    new MutationObserver(() => window.statuses.push(document.getElementById('ai-status').textContent))
+        .observe(document.getElementById('ai-status'), {childList: true, characterData: true, subtree: true}); }"""
+
+
+def _network_requests(run) -> list[str]:  # type: ignore[no-untyped-def]
+    return [url for url in run.requests if "/networks/" in url and ".ntn" in url]
+
+
+def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_plays_it(open_page):
+    run = open_page("seed=5")
+    page = run.page
+    wait_ai_ready(page)
+    assert _network_requests(run) == []  # the first load does not fetch it
+    assert "downloads its network" in page.text_content("#ai-preset option[value=learned]")
+    page.evaluate(WATCH_STATUS)
+    # A line of 4 MB/s (a good phone connection): the download takes seconds, and shows how far it is.
+    cdp = run.context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 20, "downloadThroughput": 4_000_000, "uploadThroughput": 1_000_000},
+    )
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+    )
+    cdp.send(
+        "Network.emulateNetworkConditions",
+        {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
+    )
+    statuses = page.evaluate("window.statuses")
+    assert any(s.startswith("Downloading the learned network") and " MB" in s for s in statuses), statuses
+    assert f"{len(NETWORK) / 1e6:.1f} MB" in page.text_content("#ai-status")
+    assert len(_network_requests(run)) == 1
+    page.keyboard.press("e")  # the explorer: the root values, and what the network sees after the move
+    page.keyboard.press("n")
+    wait_decisions(page, 1, timeout_ms=60_000)
+    assert page.get_attribute("#ai-readout", "data-preset") == "learned"
+    assert page.input_value("#ai-preset") == "learned"
+    page.wait_for_selector("#explorer-patterns", state="visible", timeout=30_000)
+    assert page.locator("#explorer-patterns td.heat").count() == 16
+    assert "What the network sees after" in page.text_content("#explorer-patterns-title")
+    # The choice is kept: after a reload the network comes back by itself and the AI plays it again.
+    run.reload()
+    wait_ai_ready(page)
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+    )
+    page.keyboard.press("n")
+    wait_decisions(page, 1, timeout_ms=60_000)
+    assert page.get_attribute("#ai-readout", "data-preset") == "learned"
+    assert run.errors == []
+
+
+def test_a_network_cut_short_is_refused_with_a_message_and_the_ai_keeps_its_preset(open_page):
+    def cut(context) -> None:  # type: ignore[no-untyped-def]
+        context.route(
+            "**/networks/4x6.ntn*",
+            lambda route: route.fulfill(status=200, body=NETWORK[:100_000], content_type="application/octet-stream"),
+        )
+
+    run = open_page("seed=6", prepare=cut)
+    page = run.page
+    wait_ai_ready(page)
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.includes('could not be used')", timeout=60_000
+    )
+    status = page.text_content("#ai-status")
+    assert "cut short" in status and "The AI keeps classic" in status, status
+    assert page.input_value("#ai-preset") == "classic"
+    assert not page.is_disabled("#ai-preset")
+    page.keyboard.press("i")
+    wait_decisions(page, 1)
+    assert page.get_attribute("#ai-readout", "data-preset") == "classic"
+    assert run.errors == []
