@@ -63,13 +63,13 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
         return names[id(obj)]
 
     rev = _reversed()
-    parts: dict[tuple[int, bool], list[int]] = {}
+    parts: dict[tuple[int, bool], array] = {}
 
-    def part(p: int, backwards: bool) -> list[int]:
+    def part(p: int, backwards: bool) -> array:
         """Part ``p``'s table by line key; read ``backwards``, it takes the key of the line read forwards."""
         if (p, backwards) not in parts:
             forward = plan.parts[p]
-            parts[p, backwards] = [forward[rev[key]] for key in range(1 << 16)] if backwards else forward
+            parts[p, backwards] = array("i", [forward[key] for key in rev]) if backwards else forward
         return parts[p, backwards]
 
     indices: dict[tuple[int, bool], str] = {}
@@ -89,7 +89,7 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
         else:
             for _, backwards, p in keys:
                 if (p, backwards) not in indices:
-                    indices[p, backwards] = bind(array("i", part(p, backwards)), "p")
+                    indices[p, backwards] = bind(part(p, backwards), "p")
             index = " + ".join(f"{indices[p, backwards]}[k{line}]" for line, backwards, p in keys)
             terms.append(f"{bind(network.tables[t], 'w')}[{index}]")
     s0, s1, s2, s3 = spread_tables()

@@ -68,7 +68,7 @@ def encode(network: Network, level: int = 9) -> bytes:
     return MAGIC + struct.pack("<I", len(header)) + header + b"".join(blobs)
 
 
-def decode(data: bytes, name: str = "the network file") -> Network:
+def decode(data: bytes | bytearray, name: str = "the network file") -> Network:
     """The network in ``data``; ``NetworkError`` says what is wrong with a file that is not whole and ours."""
     if not data.startswith(MAGIC):
         if MAGIC.startswith(data):
@@ -105,21 +105,42 @@ def decode(data: bytes, name: str = "the network file") -> Network:
         raise NetworkError(f"{name} is cut short: {len(data):,} of its {end:,} bytes")
     if len(data) > end:
         raise NetworkError(f"{name} is damaged: {len(data) - end:,} bytes after its last table")
+    view = memoryview(data)
     tables = []
     for t, length in enumerate(lengths):
-        try:
-            raw = zlib.decompress(data[at : at + length])
-        except zlib.error as exc:
-            raise NetworkError(f"{name} is damaged: table {t + 1} does not decompress ({exc})") from None
+        table = _inflate(view[at : at + length], 2 * shape.table_size(t), f"{name} is damaged: table {t + 1}")
         at += length
-        expected = 2 * shape.table_size(t)
-        if len(raw) != expected:
-            raise NetworkError(f"{name} is damaged: table {t + 1} holds {len(raw):,} bytes, not {expected:,}")
-        table = array("h")
-        table.frombytes(raw)
-        del raw
         tables.append(table if sys.byteorder == "little" else _swapped(table))
     return Network(shape, scale, tuple(tables))
+
+
+INFLATE_CHUNK = 1 << 20
+"""Bytes decompressed at a time: a table never exists twice in memory (the page's worker counts every MB)."""
+
+
+def _inflate(compressed: memoryview, expected: int, damaged: str) -> array:
+    """The int16 table in ``compressed``, decompressed a chunk at a time straight into the array."""
+    table = array("h")
+    inflate = zlib.decompressobj()
+    pending = compressed
+    size = 0
+    try:
+        while True:
+            chunk = inflate.decompress(pending, INFLATE_CHUNK)
+            size += len(chunk)
+            if size > expected:
+                break
+            table.frombytes(chunk)
+            pending = inflate.unconsumed_tail
+            if not chunk and not pending:
+                break
+    except zlib.error as exc:
+        raise NetworkError(f"{damaged} does not decompress ({exc})") from None
+    if not inflate.eof:
+        raise NetworkError(f"{damaged} does not decompress (its data ends early)")
+    if size != expected:
+        raise NetworkError(f"{damaged} holds {size:,} bytes or more, not {expected:,}")
+    return table
 
 
 def _swapped(table: array) -> array:
@@ -128,12 +149,12 @@ def _swapped(table: array) -> array:
     return copy
 
 
-def sha256(data: bytes) -> str:
+def sha256(data: bytes | bytearray) -> str:
     """The hex SHA-256 a manifest names its file by."""
     return hashlib.sha256(data).hexdigest()
 
 
-def check(data: bytes, manifest: dict, name: str = "the network file") -> Network:
+def check(data: bytes | bytearray, manifest: dict, name: str = "the network file") -> Network:
     """The network in ``data`` if it is the file ``manifest`` describes: its size, SHA-256 and shape.
 
     The size is checked first (a download cut short says so), then the

@@ -16,6 +16,7 @@ values ** j``: with 16 values cell ``c_j`` is nibble ``j`` of the index.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -142,7 +143,7 @@ class LinePlan:
 
     tuple_of: tuple[int, ...]
     reads: tuple[tuple[tuple[int, int], ...], ...]
-    parts: tuple[list[int], ...]
+    parts: tuple[array, ...]
 
 
 @lru_cache(maxsize=8)
@@ -151,7 +152,7 @@ def line_plan(shape: Shape) -> LinePlan:
     top = shape.values - 1
     tuple_of: list[int] = []
     reads: list[tuple[tuple[int, int], ...]] = []
-    parts: list[list[int]] = []
+    parts: list[array] = []
     for t, cells in enumerate(shape.tuples):
         rows = sorted({c // 4 for c in cells})
         part_ids = {}
@@ -165,7 +166,7 @@ def line_plan(shape: Shape) -> LinePlan:
                     total += (rank if rank < top else top) * weight
                 table[key] = total
             part_ids[row] = len(parts)
-            parts.append(table)
+            parts.append(array("i", table))  # 4 bytes an entry: the page keeps a dozen of them
         for s in range(SYMMETRIES):
             pairs = []
             for row in rows:
