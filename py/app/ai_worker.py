@@ -50,8 +50,6 @@ from typing import Any
 
 from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
-from game2048.evaluation.network_loader import NetworkLoader
-from game2048.evaluation.ntuple_file import NetworkError
 from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, stepwise
 from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
 
@@ -202,13 +200,19 @@ def prepare_other_presets() -> str:
     return "ok"
 
 
-_loader = NetworkLoader()
+_loader: Any = None  # evaluation.network_loader.NetworkLoader, made (and imported) on the first download
 
 
 async def load_network(request_json: str) -> str:
     """Download, check and install the learned network (``evaluation.network_loader``); JSON with ``ok``.
 
     Never raises: whatever fails is the answer's ``error``, and the worker keeps the network it had."""
+    global _loader
+    from game2048.evaluation.network_loader import NetworkLoader
+    from game2048.evaluation.ntuple_file import NetworkError
+
+    if _loader is None:
+        _loader = NetworkLoader()
     try:
         request = json.loads(request_json)
         base = request.get("base") if isinstance(request, dict) else None
@@ -270,7 +274,8 @@ def heap_bytes(_request_json: str = "{}") -> str:
 
 def network_progress(_request_json: str = "{}") -> str:
     """Where ``load_network`` stands: ``{"ok": true, "stage", "loaded", "total"}`` (bytes), as JSON."""
-    return json.dumps({**_loader.progress, "ok": True})
+    progress = _loader.progress if _loader is not None else {"stage": "idle", "loaded": 0, "total": 0}
+    return json.dumps({**progress, "ok": True})
 
 
 def _freeze() -> None:

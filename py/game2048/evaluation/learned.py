@@ -1,9 +1,10 @@
 """The ``learned`` preset: the n-tuple network the project ships, as an evaluation for either search.
 
-The network is not read when the preset registers: the page's worker
-downloads it only when a player chooses ``learned`` and hands it over with
-``install``; the lab and the tests read the shipped file from ``networks/``
-on first use, checked against its manifest.  The evaluation built from a
+The network is not read when the preset registers (nor its reader and
+evaluation imported): the page's worker downloads it only when a player
+chooses ``learned`` and hands it over with ``install``; the lab and the
+tests read the shipped file from ``networks/`` on first use, checked against
+its manifest.  The evaluation built from a
 network is kept, so choosing the preset again costs nothing.
 """
 
@@ -12,10 +13,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..board import Board
-from . import ntuple
-from .ntuple_file import Network, NetworkError, read
+
+if TYPE_CHECKING:  # the reader and the evaluation load when the network is first used, not when the worker starts
+    from .ntuple_file import Network
 
 NETWORK_DIR = Path(__file__).resolve().parents[3] / "networks"
 """Where the repository keeps the shipped network and its manifest (served to the page from there too)."""
@@ -45,6 +48,8 @@ def installed() -> Network | None:
 
 def manifest(directory: Path = NETWORK_DIR) -> dict:
     """The shipped network's manifest; ``NetworkError`` when it is missing or not JSON."""
+    from .ntuple_file import NetworkError
+
     path = directory / MANIFEST_FILE
     try:
         return json.loads(path.read_text())  # type: ignore[no-any-return]
@@ -57,6 +62,8 @@ def manifest(directory: Path = NETWORK_DIR) -> dict:
 def network() -> Network:
     """The installed network, or the shipped one read from ``NETWORK_DIR`` and checked against its manifest."""
     if _installed is None:
+        from .ntuple_file import read
+
         install(read(NETWORK_DIR / NETWORK_FILE, manifest()))
     assert _installed is not None
     return _installed
@@ -64,6 +71,8 @@ def network() -> Network:
 
 def make_evaluator(weights: Mapping[str, float] | None = None) -> Callable[[Board], float]:
     """The learned evaluation (``ntuple.make_evaluator``) of the current network, its value times ``network``."""
+    from . import ntuple
+
     current = network()
     share = float({**DEFAULT_WEIGHTS, **(weights or {})}["network"])
     key = (id(current), share)
