@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 from array import array
 
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from strategies import boards, directions, ranks
 
 from game2048 import board as B
-from game2048.evaluation import ntuple, ntuple_file
+from game2048.evaluation import learned, ntuple, ntuple_file
 from game2048.evaluation.ntuple_file import Network, NetworkError
 from game2048.evaluation.ntuple_shapes import (
     SHAPES,
@@ -161,3 +162,16 @@ def test_another_shape_or_another_file_is_refused_with_what_it_is(tmp_path) -> N
         ntuple_file.read(tmp_path / "missing.ntn")
     with pytest.raises(NetworkError, match="after its last table"):
         ntuple_file.decode(DATA + b"\0")
+
+
+def test_the_lab_refuses_a_damaged_shipped_network_with_what_is_wrong(tmp_path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from game2048.lab import cli
+
+    (tmp_path / learned.NETWORK_FILE).write_bytes(DATA[:-10])
+    (tmp_path / learned.MANIFEST_FILE).write_text(json.dumps(MANIFEST))
+    monkeypatch.setattr(learned, "NETWORK_DIR", tmp_path)
+    learned.install(None)
+    argv = ["run", "--preset", "learned", "--algorithm", "expectimax", "--depth", "1", "--games", "1", "--jobs", "1"]
+    with pytest.raises(SystemExit) as exited:
+        cli.main([*argv, "--no-progress"])
+    assert exited.value.code == 2 and "4x6.ntn is cut short" in capsys.readouterr().err

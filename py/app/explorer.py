@@ -348,6 +348,22 @@ def _cell_name(cell: int) -> str:
     return f"row {cell // 4 + 1}, column {cell % 4 + 1}"
 
 
+def pattern_cells(cells: list[int]) -> str:
+    """A pattern's cells for a person, row by row: "row 4: columns 1, 2, 3; row 3: columns 1, 2"."""
+    rows: list[int] = []
+    columns: dict[int, list[int]] = {}
+    for cell in cells:
+        row = cell // 4 + 1
+        if row not in columns:
+            rows.append(row)
+            columns[row] = []
+        columns[row].append(cell % 4 + 1)
+    return "; ".join(
+        f"row {row}: column{'s' if len(columns[row]) > 1 else ''} {', '.join(str(c) for c in columns[row])}"
+        for row in rows
+    )
+
+
 def _patterns_section(patterns: dict[str, Any] | None) -> str:
     """The learned evaluation's view of the chosen move's afterstate: each cell's share of the network's value."""
     if not patterns:
@@ -368,8 +384,7 @@ def _patterns_section(patterns: dict[str, Any] | None) -> str:
             )
         rows.append(f"<tr>{''.join(cells)}</tr>")
     top = "".join(
-        f"<li>{escape(', '.join(_cell_name(int(c)) for c in p['cells']))}: "
-        f"{escape(format_value(float(p['value'])))}</li>"
+        f"<li>{escape(pattern_cells([int(c) for c in p['cells']]))}: {escape(format_value(float(p['value'])))}</li>"
         for p in patterns["top"]
     )
     return (

@@ -190,3 +190,10 @@ def test_the_learned_patterns_draw_as_a_heat_map_with_words_for_each_cell() -> N
     assert 'id="explorer-patterns"' not in render_explanation(
         explain(from_rows([[2, 2, 0, 0]] + [[0] * 4] * 3), depth=1)
     )
+
+
+def test_a_pattern_reads_row_by_row() -> None:
+    from app.explorer import pattern_cells
+
+    assert pattern_cells([12, 13, 14, 8, 9, 10]) == "row 4: columns 1, 2, 3; row 3: columns 1, 2, 3"
+    assert pattern_cells([3, 7]) == "row 1: column 4; row 2: column 4"
