@@ -247,13 +247,15 @@ def _max_rank(b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def train_games(weights, games, alpha, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
-    """Play ``games`` games greedily on the network, learning after every move; ``stats[g]`` = score, rank, moves.
+def play_games(weights, games, alpha, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
+    """Play ``games`` games greedily on the network, learning after every move when ``alpha`` > 0.
 
     Online afterstate TD(0): once the next move is chosen, the previous
     afterstate's value moves toward that move's points plus its afterstate's
-    value; when no move is left, toward 0.  Returns the moves played.
+    value; when no move is left, toward 0.  ``stats[g]`` = score, largest
+    rank, moves of game ``g``; returns the moves played.
     """
+    learn = alpha > 0.0
     total_moves = 0
     for g in range(games):
         b = new_board(state)
@@ -262,34 +264,13 @@ def train_games(weights, games, alpha, state, feats, tables, work, stats):  # ty
         while True:
             d, target = greedy_move(weights, b, feats, tables, work)
             if d < 0:
-                if moves:
+                if learn and moves:
                     td_step(weights, work.before, 0.0, alpha)
                 break
-            if moves:
-                td_step(weights, work.before, target, alpha)
-            work.before[:] = work.idx[d]
-            score += work.points[d]
-            moves += 1
-            b = spawn(work.boards[d], state)
-        stats[g, 0] = score
-        stats[g, 1] = _max_rank(b)
-        stats[g, 2] = moves
-        total_moves += moves
-    return total_moves
-
-
-@njit(cache=True)
-def play_games(weights, games, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
-    """Play ``games`` greedy games without learning; ``stats`` as ``train_games``. Returns the moves played."""
-    total_moves = 0
-    for g in range(games):
-        b = new_board(state)
-        score = 0
-        moves = 0
-        while True:
-            d, _ = greedy_move(weights, b, feats, tables, work)
-            if d < 0:
-                break
+            if learn:
+                if moves:
+                    td_step(weights, work.before, target, alpha)
+                work.before[:] = work.idx[d]
             score += work.points[d]
             moves += 1
             b = spawn(work.boards[d], state)

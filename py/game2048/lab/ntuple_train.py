@@ -1,7 +1,7 @@
 """Training an n-tuple network by TD learning: the loop around the kernels, its options, checkpoints and curve.
 
 ``train(options, out)`` plays ``options.games`` games in blocks of
-``options.block`` with ``ntuple_kernels.train_games``; after each block it
+``options.block`` with ``ntuple_kernels.play_games``; after each block it
 adds the block's scores and tiles to the learning curve and, at least every
 ``options.checkpoint_s`` seconds and at the end, saves a checkpoint: the
 weights, the random generator's state and the curve in one ``.npz`` written
@@ -155,7 +155,7 @@ def train(
     while state.games < options.games:
         count = min(options.block, options.games - state.games)
         started = time.perf_counter()
-        moves = K.train_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats)
+        moves = K.play_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats)
         seconds = time.perf_counter() - started
         state.games += count
         state.moves += int(moves)
@@ -176,5 +176,5 @@ def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np
     feats = K.features(shape)
     stats = np.zeros((games, K.GAME_STATS), dtype=np.int64)
     rng = np.array([first_rng_state(seed)], dtype=np.uint64)
-    K.play_games(weights, games, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats)
+    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats)
     return stats
