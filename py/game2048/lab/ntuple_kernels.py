@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from ..evaluation.ntuple_shapes import Shape, line_plan
 from ..move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
@@ -247,35 +247,73 @@ def _max_rank(b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_games(weights, games, alpha, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
-    """Play ``games`` games greedily on the network, learning after every move when ``alpha`` > 0.
+def play_game(weights, alpha, state, feats, tables, work):  # type: ignore[no-untyped-def]
+    """One game played greedily on the network, learning after every move when ``alpha`` > 0: (score, rank, moves).
 
     Online afterstate TD(0): once the next move is chosen, the previous
     afterstate's value moves toward that move's points plus its afterstate's
-    value; when no move is left, toward 0.  ``stats[g]`` = score, largest
-    rank, moves of game ``g``; returns the moves played.
+    value; when no move is left, toward 0.
     """
     learn = alpha > 0.0
+    b = new_board(state)
+    score = 0
+    moves = 0
+    while True:
+        d, target = greedy_move(weights, b, feats, tables, work)
+        if d < 0:
+            if learn and moves:
+                td_step(weights, work.before, 0.0, alpha)
+            break
+        if learn:
+            if moves:
+                td_step(weights, work.before, target, alpha)
+            work.before[:] = work.idx[d]
+        score += work.points[d]
+        moves += 1
+        b = spawn(work.boards[d], state)
+    return score, _max_rank(b), moves
+
+
+@njit(cache=True)
+def play_games(weights, games, alpha, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
+    """``games`` games of ``play_game``, one after the other; ``stats[g]`` = score, largest rank, moves.
+
+    Returns the moves played.  The games are a pure function of the weights and ``state``.
+    """
     total_moves = 0
     for g in range(games):
-        b = new_board(state)
-        score = 0
-        moves = 0
-        while True:
-            d, target = greedy_move(weights, b, feats, tables, work)
-            if d < 0:
-                if learn and moves:
-                    td_step(weights, work.before, 0.0, alpha)
-                break
-            if learn:
-                if moves:
-                    td_step(weights, work.before, target, alpha)
-                work.before[:] = work.idx[d]
-            score += work.points[d]
-            moves += 1
-            b = spawn(work.boards[d], state)
+        score, rank, moves = play_game(weights, alpha, state, feats, tables, work)
         stats[g, 0] = score
-        stats[g, 1] = _max_rank(b)
+        stats[g, 1] = rank
         stats[g, 2] = moves
         total_moves += moves
     return total_moves
+
+
+@njit(cache=True, parallel=True)
+def play_games_threads(weights, games, alpha, states, feats, tables, stats):  # type: ignore[no-untyped-def]
+    """``play_games`` on ``len(states)`` threads sharing the weights, each with its own generator and work arrays.
+
+    Lock-free, as Jaśkowski (2018) trains: two threads may update one weight at
+    once and one update can be lost, which learning shrugs off; the games are
+    then not reproducible bit for bit.  Thread ``t`` plays games t, t + T, ...
+    """
+    threads = states.shape[0]
+    n = feats.count.shape[0]
+    moves = np.zeros(threads, dtype=np.int64)
+    for t in prange(threads):
+        work = Scratch(
+            np.zeros(4, np.int64),
+            np.zeros(4, np.int64),
+            np.zeros(16, np.int64),
+            np.zeros((4, n), np.int64),
+            np.zeros(n, np.int64),
+        )
+        state = states[t : t + 1]
+        for g in range(t, games, threads):
+            score, rank, played = play_game(weights, alpha, state, feats, tables, work)
+            stats[g, 0] = score
+            stats[g, 1] = rank
+            stats[g, 2] = played
+            moves[t] += played
+    return moves.sum()

@@ -42,7 +42,10 @@ class TrainOptions:
 
     ``alpha`` is each weight's learning rate, as in Szubert & Jaśkowski (a
     board's value moves by up to ``alpha`` × features × error).  ``block`` is
-    the games per kernel call and per point of the learning curve.
+    the games per kernel call and per point of the learning curve.  With
+    ``threads`` > 1 the games are shared among threads that update the weights
+    without locks (``ntuple_kernels.play_games_threads``): faster, no longer
+    reproducible bit for bit; one thread is.
     """
 
     shape: str = "4x6"
@@ -51,6 +54,7 @@ class TrainOptions:
     seed: int = 1
     block: int = 1_000
     checkpoint_s: float = 300.0
+    threads: int = 1
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -60,20 +64,28 @@ class TrainOptions:
             raise ValueError(f"alpha is a learning rate in (0, 1], got {self.alpha}")
         if self.checkpoint_s <= 0:
             raise ValueError(f"checkpoint_s is positive, got {self.checkpoint_s}")
+        if not 1 <= self.threads <= 64:
+            raise ValueError(f"threads is 1 to 64, got {self.threads}")
 
     def same_run(self) -> dict[str, object]:
         """The options a resumed run must share with the checkpoint (the total games may grow)."""
-        return {"shape": self.shape, "alpha": self.alpha, "seed": self.seed, "block": self.block}
+        return {
+            "shape": self.shape,
+            "alpha": self.alpha,
+            "seed": self.seed,
+            "block": self.block,
+            "threads": self.threads,
+        }
 
 
 @dataclass
 class TrainState:
-    """Where a run stands: games and moves played, seconds spent, the generator's state, the curve so far."""
+    """Where a run stands: games and moves played, seconds spent, each thread's generator state, the curve so far."""
 
     games: int = 0
     moves: int = 0
     seconds: float = 0.0
-    rng: int = 0
+    rng: list[int] = field(default_factory=list)
     curve: list[dict[str, float]] = field(default_factory=list)
 
 
@@ -120,7 +132,10 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
             weights = np.array(data["weights"], dtype=np.float32)
-        return meta["options"], TrainState(**meta["state"]), weights
+        state = TrainState(**meta["state"])
+        if isinstance(state.rng, int):  # a checkpoint from before threads: one generator
+            state.rng = [state.rng]
+        return {"threads": 1, **meta["options"]}, state, weights
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
 
@@ -145,22 +160,25 @@ def train(
         if weights.shape != (shape.weights,):
             raise TrainError(f"{out} holds {weights.shape[0]} weights; shape {options.shape} has {shape.weights}")
     else:
-        state = TrainState(rng=first_rng_state(options.seed))
+        state = TrainState(rng=[first_rng_state(options.seed + t * 1_000_003) for t in range(options.threads)])
         weights = np.zeros(shape.weights, dtype=np.float32)
     feats = K.features(shape)
     work = K.scratch(feats)
-    rng = np.array([state.rng], dtype=np.uint64)
+    rng = np.array(state.rng, dtype=np.uint64)
     stats = np.zeros((options.block, K.GAME_STATS), dtype=np.int64)
     last_saved = time.perf_counter()
     while state.games < options.games:
         count = min(options.block, options.games - state.games)
         started = time.perf_counter()
-        moves = K.play_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats)
+        if options.threads == 1:
+            moves = K.play_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats)
+        else:
+            moves = K.play_games_threads(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats)
         seconds = time.perf_counter() - started
         state.games += count
         state.moves += int(moves)
         state.seconds += seconds
-        state.rng = int(rng[0])
+        state.rng = [int(r) for r in rng]
         point = curve_point(state.games, stats[:count], moves / seconds if seconds > 0 else 0.0)
         state.curve.append(point)
         if report is not None:

@@ -46,6 +46,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         default=DEFAULTS.checkpoint_s,
         help=f"seconds between checkpoints (default {DEFAULTS.checkpoint_s:g}; always one at the end)",
     )
+    parser.add_argument(
+        "--threads", type=int, default=1, help="threads sharing the weights without locks (default 1: reproducible)"
+    )
     parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -67,6 +70,7 @@ def train_command_line(options: dict) -> str:
     return (
         f"python -m game2048.lab train --shape {options['shape']} --games {options['games']} "
         f"--alpha {options['alpha']} --seed {options['seed']} --block {options['block']}"
+        + (f" --threads {options['threads']}" if options.get("threads", 1) > 1 else "")
     )
 
 
@@ -153,9 +157,13 @@ def run(args: argparse.Namespace) -> None:
         seed=args.seed,
         block=args.block,
         checkpoint_s=args.checkpoint_s,
+        threads=args.threads,
     )
     shape = parse_shape(options.shape)
-    print(f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}")
+    print(
+        f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}"
+        + (f", {options.threads} threads" if options.threads > 1 else "")
+    )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:
         state, _ = train(options, args.out, resume=args.resume, report=progress)
