@@ -46,7 +46,7 @@ def test_the_kernels_moves_are_the_engines(board: int) -> None:
 def test_the_kernels_feature_indices_are_the_shapes_definition(board: int) -> None:
     for shape in SHAPES.values():
         feats = K.features(shape)
-        out = np.zeros(len(feats.count), dtype=np.int64)
+        out = np.zeros(len(feats.widths), dtype=np.int64)
         K.indices(_signed(board), feats, np.zeros(16, dtype=np.int64), out)
         starts = np.cumsum([0] + [shape.table_size(t) for t in range(len(shape.tuples))])
         expected = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..board import Board
 
@@ -46,7 +46,7 @@ def installed() -> Network | None:
     return _installed
 
 
-def manifest(directory: Path = NETWORK_DIR) -> dict:
+def manifest(directory: Path = NETWORK_DIR) -> dict[str, Any]:
     """The shipped network's manifest; ``NetworkError`` when it is missing or not JSON."""
     from .ntuple_file import NetworkError
 

@@ -63,9 +63,9 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
         return names[id(obj)]
 
     rev = _reversed()
-    parts: dict[tuple[int, bool], array] = {}
+    parts: dict[tuple[int, bool], array[int]] = {}
 
-    def part(p: int, backwards: bool) -> array:
+    def part(p: int, backwards: bool) -> array[int]:
         """Part ``p``'s table by line key; read ``backwards``, it takes the key of the line read forwards."""
         if (p, backwards) not in parts:
             forward = plan.parts[p]

@@ -27,6 +27,7 @@ import zlib
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .ntuple_shapes import Shape
 
@@ -47,7 +48,7 @@ class Network:
 
     shape: Shape
     scale: float
-    tables: tuple[array, ...]
+    tables: tuple[array[int], ...]
 
 
 def encode(network: Network, level: int = 9) -> bytes:
@@ -118,11 +119,11 @@ INFLATE_CHUNK = 1 << 20
 """Bytes decompressed at a time: a table never exists twice in memory (the page's worker counts every MB)."""
 
 
-def _inflate(compressed: memoryview, expected: int, damaged: str) -> array:
+def _inflate(compressed: memoryview, expected: int, damaged: str) -> array[int]:
     """The int16 table in ``compressed``, decompressed a chunk at a time straight into the array."""
     table = array("h")
     inflate = zlib.decompressobj()
-    pending = compressed
+    pending: bytes | memoryview = compressed
     size = 0
     try:
         while True:
@@ -143,7 +144,7 @@ def _inflate(compressed: memoryview, expected: int, damaged: str) -> array:
     return table
 
 
-def _swapped(table: array) -> array:
+def _swapped(table: array[int]) -> array[int]:
     copy = array("h", table)
     copy.byteswap()
     return copy
@@ -154,7 +155,7 @@ def sha256(data: bytes | bytearray) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def check(data: bytes | bytearray, manifest: dict, name: str = "the network file") -> Network:
+def check(data: bytes | bytearray, manifest: dict[str, Any], name: str = "the network file") -> Network:
     """The network in ``data`` if it is the file ``manifest`` describes: its size, SHA-256 and shape.
 
     The size is checked first (a download cut short says so), then the
@@ -175,7 +176,7 @@ def check(data: bytes | bytearray, manifest: dict, name: str = "the network file
     return network
 
 
-def read(path: Path, manifest: dict | None = None) -> Network:
+def read(path: Path, manifest: dict[str, Any] | None = None) -> Network:
     """The network at ``path`` (checked against ``manifest`` when given); a missing file says so."""
     try:
         data = path.read_bytes()

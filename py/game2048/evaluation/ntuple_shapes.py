@@ -40,7 +40,7 @@ class Shape:
 
     def table_size(self, t: int) -> int:
         """Entries in tuple ``t``'s weight table: ``values ** len(cells)``."""
-        return self.values ** len(self.tuples[t])
+        return int(self.values ** len(self.tuples[t]))
 
     @property
     def weights(self) -> int:
@@ -143,7 +143,7 @@ class LinePlan:
 
     tuple_of: tuple[int, ...]
     reads: tuple[tuple[tuple[int, int], ...], ...]
-    parts: tuple[array, ...]
+    parts: tuple[array[int], ...]
 
 
 @lru_cache(maxsize=8)
@@ -152,7 +152,7 @@ def line_plan(shape: Shape) -> LinePlan:
     top = shape.values - 1
     tuple_of: list[int] = []
     reads: list[tuple[tuple[int, int], ...]] = []
-    parts: list[array] = []
+    parts: list[array[int]] = []
     for t, cells in enumerate(shape.tuples):
         rows = sorted({c // 4 for c in cells})
         part_ids = {}

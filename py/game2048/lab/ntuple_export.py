@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from array import array
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -52,7 +53,7 @@ def dequantized(network: Network) -> np.ndarray:
     return entries.astype(np.float32) * np.float32(network.scale)
 
 
-def write(network: Network, path: Path, made: dict) -> dict:
+def write(network: Network, path: Path, made: dict[str, Any]) -> dict[str, Any]:
     """Write the network file at ``path`` and its manifest at ``path.with_suffix('.json')``; the manifest.
 
     ``made`` says how it was made and what it plays (games, seed, command, results).

@@ -41,14 +41,14 @@ class Features(NamedTuple):
     """A shape's ``ntuple_shapes.LinePlan`` as arrays: what ``indices`` reads for each feature ``f``.
 
     ``lines[f, p]`` and ``parts[f, p]`` (the part's table start in ``tables``,
-    ``p << 16``) for its ``count[f]`` parts, ``offsets[f]`` its weight table's
+    ``p << 16``) for its ``widths[f]`` parts, ``offsets[f]`` its weight table's
     start in the flat weights; ``tables[(p << 16) + key]`` is part ``p``'s
     share of the index for line key ``key``.
     """
 
     lines: np.ndarray
     parts: np.ndarray
-    count: np.ndarray
+    widths: np.ndarray
     offsets: np.ndarray
     tables: np.ndarray
 
@@ -60,14 +60,14 @@ def features(shape: Shape) -> Features:
     n = len(plan.reads)
     lines = np.zeros((n, widest), dtype=np.int64)
     parts = np.zeros((n, widest), dtype=np.int64)
-    count = np.array([len(reads) for reads in plan.reads], dtype=np.int64)
+    widths = np.array([len(reads) for reads in plan.reads], dtype=np.int64)
     starts = np.cumsum([0] + [shape.table_size(t) for t in range(len(shape.tuples))])
     offsets = np.array([starts[t] for t in plan.tuple_of], dtype=np.int64)
     for f, reads in enumerate(plan.reads):
         for p, (line, part) in enumerate(reads):
             lines[f, p], parts[f, p] = line, part
     tables = np.array(plan.parts, dtype=np.int32).reshape(-1)  # part p's table starts at p << 16
-    return Features(lines, parts << 16, count, offsets, tables)
+    return Features(lines, parts << 16, widths, offsets, tables)
 
 
 def _signed(mask: int) -> int:
@@ -111,7 +111,7 @@ def afterstates(b, tables, boards, points):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _next_random(state) -> int:  # type: ignore[no-untyped-def]
+def _next_random(state):  # type: ignore[no-untyped-def]
     """xorshift64*: the next 64 bits of ``state[0]``'s stream, as a non-negative int64 (the high 63 bits)."""
     x = state[0]
     x ^= x >> np.uint64(12)
@@ -151,7 +151,7 @@ def indices(b, feats, keys, out):  # type: ignore[no-untyped-def]
 
     The 16 line keys of ``ntuple_shapes.LINES`` first (``keys``, scratch), then each feature's parts by table.
     """
-    lines, parts, count, offsets, tables = feats
+    lines, parts, widths, offsets, tables = feats
     t = _transpose(b)
     for i in range(4):
         row = (b >> (16 * i)) & 0xFFFF
@@ -160,9 +160,9 @@ def indices(b, feats, keys, out):  # type: ignore[no-untyped-def]
         keys[4 + i] = col
         keys[8 + i] = _reverse(row)
         keys[12 + i] = _reverse(col)
-    for f in range(count.shape[0]):
+    for f in range(widths.shape[0]):
         idx = offsets[f]
-        for p in range(count[f]):
+        for p in range(widths[f]):
             idx += tables[parts[f, p] + keys[lines[f, p]]]
         out[f] = idx
 
@@ -208,7 +208,7 @@ class Scratch(NamedTuple):
 
 def scratch(feats: Features) -> Scratch:
     """Fresh work arrays for a network with ``feats``."""
-    n = feats.count.shape[0]
+    n = feats.widths.shape[0]
     z = np.zeros
     return Scratch(z(4, np.int64), z(4, np.int64), z(16, np.int64), z((4, n), np.int64), z(n, np.int64))
 
@@ -299,7 +299,7 @@ def play_games_threads(weights, games, alpha, states, feats, tables, stats):  # 
     then not reproducible bit for bit.  Thread ``t`` plays games t, t + T, ...
     """
     threads = states.shape[0]
-    n = feats.count.shape[0]
+    n = feats.widths.shape[0]
     moves = np.zeros(threads, dtype=np.int64)
     for t in prange(threads):
         work = Scratch(

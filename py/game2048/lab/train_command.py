@@ -14,6 +14,7 @@ import argparse
 import time
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
@@ -65,7 +66,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     export.add_argument("--seed", type=int, default=1, help="the greedy games' seed (default 1)")
 
 
-def train_command_line(options: dict) -> str:
+def train_command_line(options: dict[str, Any]) -> str:
     """The command that trains the run ``options`` describe (as a checkpoint keeps them)."""
     return (
         f"python -m game2048.lab train --shape {options['shape']} --games {options['games']} "
