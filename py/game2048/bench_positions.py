@@ -64,7 +64,9 @@ def generate(per_phase: int = PER_PHASE, depth: int = GENERATION_DEPTH, first_se
             for phase, at in marks.items():
                 if at == moves and len(found[phase]) < per_phase:
                     found[phase].append(BenchPosition(phase, seed, moves, game.board))
-            game.play(best_move(game.board, depth=depth, rescue=False).move)
+            move = best_move(game.board, depth=depth, rescue=False).move
+            assert move is not None  # the game is not over: some move is legal
+            game.play(move)
             moves += 1
         seed += 1
     return found["early"] + found["middle"] + found["late"]

@@ -83,7 +83,7 @@ class MoveOutcome:
         self.won_now = won_now
         self.over = over
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> "tuple[Any, ...]":
         return (
             self.direction,
             self.moved,
@@ -163,8 +163,10 @@ class Game:
         self.won = won
         self.keep_playing = keep_playing
         self.rng = MersenneTwister() if rng is None else rng
-        self.history: list[tuple] = []  # per move played: (its direction, the position before it, its note)
-        self.undone: list[tuple] = []  # (direction, note) of the moves taken back, the latest last: what ``redo`` plays
+        # per move played: (its direction, the position before it, its note)
+        self.history: list[tuple[Direction, tuple[Any, ...], Any]] = []
+        # (direction, note) of the moves taken back, the latest last: what ``redo`` plays
+        self.undone: list[tuple[Direction, Any]] = []
         self.undos = 0
         self.from_seed = False  # ``history`` holds every move since ``Game.new(seed)``: the game has a record
         self.started: float | None = None  # when the game began (ms since 1970), for its record; the page sets it
@@ -225,7 +227,7 @@ class Game:
             self.won = True
         return MoveOutcome(direction, True, points, tuple(journeys), tuple(merged), spawned, won_now, self.over)
 
-    def _position(self) -> tuple:
+    def _position(self) -> "tuple[Any, ...]":
         """Everything a move changes, the generator's place included (``MersenneTwister.snapshot``: no copy)."""
         return (self.board, self.score, self.moves, self.won, self.keep_playing, self.rng.snapshot())
 
@@ -307,7 +309,8 @@ class Game:
             board = B.from_rows(data["rows"])
         except (KeyError, TypeError, ValueError) as exc:
             raise SavedStateError(f"the saved board is not a 2048 board: {_short(exc)}") from None
-        score, moves = data.get("score"), data.get("moves")
+        score: Any = data.get("score")  # checked just below: outside data is Any until then
+        moves: Any = data.get("moves")
         for name, value in (("score", score), ("moves", moves)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise SavedStateError(f"the saved {name} is not a non-negative whole number: {_short(value)}")

@@ -132,7 +132,7 @@ class GameRecord:
         self.undos = undos
         self.started = _checked_time(started, "started")
         self.ended = _checked_time(ended, "ended")
-        self._game = None  # the game after every move, once replayed; kept in step by append
+        self._game: Game | None = None  # the game after every move, once replayed; kept in step by append
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, GameRecord) and self._fields() == other._fields()
@@ -140,7 +140,7 @@ class GameRecord:
     def __repr__(self) -> str:
         return f"GameRecord(seed={self.seed}, moves={len(self.moves)}, undos={self.undos})"
 
-    def _fields(self) -> tuple:
+    def _fields(self) -> "tuple[Any, ...]":
         return (self.version, self.seed, self.moves, self.decisions, self.undos, self.started, self.ended)
 
     def append(self, direction: Direction, decision: "dict[str, Any] | None" = None) -> None:
@@ -211,7 +211,8 @@ class GameRecord:
                 raise RecordError(f"the record's move {number} is not a direction: {_short(letter)}")
             moves.append(direction)
         decisions = _unpack_decisions(data.get("deciders"), data.get("decisions"), len(moves))
-        record = cls(data.get("seed"), moves, decisions, data.get("undos", 0), data.get("started"), data.get("ended"))
+        seed: Any = data.get("seed")  # GameRecord checks each of them
+        record = cls(seed, moves, decisions, data.get("undos", 0), data.get("started"), data.get("ended"))
         computed = record.result()
         stored = data.get("result")
         if stored is not None and stored != computed:
@@ -239,7 +240,9 @@ def summary_of(data: Any) -> "dict[str, Any]":
     result = data.get("result")
     if not isinstance(result, dict):
         raise RecordError(f"the record has no result: {_short(result)}")
-    max_tile, score, moves = result.get("max_tile"), result.get("score"), result.get("moves")
+    max_tile: Any = result.get("max_tile")  # outside data, checked below
+    score: Any = result.get("score")
+    moves: Any = result.get("moves")
     if _not_whole(max_tile) or max_tile < 2 or max_tile & (max_tile - 1):
         raise RecordError(f"the record's max tile is not a tile: {_short(max_tile)}")
     if _not_whole(score) or score < 0:
@@ -281,19 +284,20 @@ def saved_record(game: Game, ended: "float | None" = None) -> "dict[str, Any] | 
     played = _played_moves(game)
     if played is None:
         return None
-    return _saved_form(game.seed, played[0], played[1], game.undos, game.started, ended, game_result(game))
+    return _saved_form(played[0], played[1], played[2], game.undos, game.started, ended, game_result(game))
 
 
-def _played_moves(game: Game) -> "tuple[list[Direction], list[dict[str, Any] | None]] | None":
-    """(moves, their notes) of a game whose history goes back to ``Game.new(seed)``; else None."""
-    if not game.from_seed or game.seed is None or len(game.history) != game.moves:
+def _played_moves(game: Game) -> "tuple[int, list[Direction], list[dict[str, Any] | None]] | None":
+    """(seed, moves, their notes) of a game whose history goes back to ``Game.new(seed)``; else None."""
+    seed = game.seed
+    if not game.from_seed or seed is None or len(game.history) != game.moves:
         return None
     moves = []
     decisions = []
     for direction, _position, note in game.history:
         moves.append(direction)
         decisions.append(note)
-    return moves, decisions
+    return seed, moves, decisions
 
 
 def _saved_form(
@@ -329,7 +333,7 @@ def record_of(game: Game, ended: "float | None" = None) -> "GameRecord | None":
     played = _played_moves(game)
     if played is None:
         return None
-    record = GameRecord(game.seed, played[0], played[1], game.undos, game.started, ended)
+    record = GameRecord(played[0], played[1], played[2], game.undos, game.started, ended)
     record._game = game
     return record
 
@@ -565,7 +569,9 @@ def _checked_decision(summary: Any, what: str) -> "dict[str, Any]":
         value = summary.get(name)
         if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME_CHARS:
             raise RecordError(f"{what} has no {name} name: {_short(value)}")
-    depth, think_ms, rescued = summary.get("depth"), summary.get("think_ms"), summary.get("rescued")
+    depth: Any = summary.get("depth")  # outside data, checked below
+    think_ms: Any = summary.get("think_ms")
+    rescued: Any = summary.get("rescued")
     if _not_whole(depth) or depth < 0:
         raise RecordError(f"{what} has a depth that is not a non-negative whole number: {_short(depth)}")
     if not _is_finite(think_ms) or think_ms < 0 or think_ms > MAX_THINK_MS:
@@ -598,13 +604,15 @@ def _checked_moves(moves: Any) -> "list[Direction]":
 def _checked_seed(seed: Any, what: str) -> int:
     if _not_whole(seed) or not 0 <= seed <= MAX_SEED:
         raise RecordError(f"{what} is not a whole number from 0 to 2^63-1: {_short(seed)}")
-    return seed
+    checked: int = seed
+    return checked
 
 
 def _checked_time(value: Any, name: str) -> "float | None":
     if value is not None and (not _is_finite(value) or value < 0):
         raise RecordError(f"the record's {name} time is not a number of ms since 1970: {_short(value)}")
-    return value
+    checked: float | None = value
+    return checked
 
 
 def _is_finite(value: Any) -> bool:

@@ -12,6 +12,11 @@ Plain Python that CPython, Pyodide and MicroPython share: no ``__future__``,
 no ``int.bit_length`` (MicroPython has neither), annotations of builtins only.
 """
 
+try:  # names for annotations only: MicroPython skips annotations and has no typing module
+    from typing import Any
+except ImportError:
+    pass
+
 N = 624
 M = 397
 MATRIX_A = 0x9908B0DF
@@ -60,7 +65,7 @@ def entropy_seed() -> int:
 class MersenneTwister:
     """MT19937 seeded and read as CPython's ``random.Random`` (``Modules/_randommodule.c``, ``Lib/random.py``)."""
 
-    def __init__(self, seed: int = None, state: tuple = None) -> None:
+    def __init__(self, seed: "int | None" = None, state: "Any" = None) -> None:
         """Seeded by ``seed`` (``None``: the system's randomness), or restored from ``state`` (``getstate()``)."""
         self.mt = [0] * N
         self.index = N
@@ -88,7 +93,7 @@ class MersenneTwister:
             mt[i] = (1812433253 * (previous ^ (previous >> 30)) + i) & WORD
         self.index = N
 
-    def _init_by_array(self, key: list) -> None:
+    def _init_by_array(self, key: "list[int]") -> None:
         self._init_genrand(19650218)
         mt = self.mt
         i, j = 1, 0
@@ -163,7 +168,7 @@ class MersenneTwister:
             r = self.getrandbits(k)
         return r
 
-    def snapshot(self) -> tuple:
+    def snapshot(self) -> "tuple[list[int], int]":
         """Where the generator stands, cheap enough to take before every move (for undo): its words and position.
 
         The words list is never changed in place once made (a twist makes a new
@@ -171,15 +176,15 @@ class MersenneTwister:
         """
         return (self.mt, self.index)
 
-    def restore(self, snapshot: tuple) -> None:
+    def restore(self, snapshot: "tuple[list[int], int]") -> None:
         """Go back to ``snapshot()``'s point: the same draws follow."""
         self.mt, self.index = snapshot
 
-    def getstate(self) -> tuple:
+    def getstate(self) -> "tuple[int, tuple[int, ...], None]":
         """``random.Random.getstate()``'s form: (3, the 624 words and the position, None)."""
         return (STATE_VERSION, tuple(self.mt) + (self.index,), None)
 
-    def setstate(self, state: tuple) -> None:
+    def setstate(self, state: "Any") -> None:
         """Restore ``getstate()``'s (or ``random.Random.getstate()``'s) state; ``ValueError`` if it is not one.
 
         ``random.Random.setstate`` accepts an all-zero state, from which the

@@ -24,7 +24,7 @@ DIGITS = "0123456789"
 SHOWN_CHARS = 12
 
 
-def parse_value(token):
+def parse_value(token: str) -> int:
     """The tile value (0 for empty) written as ``token``; ``ValueError`` saying why it is not a tile."""
     token = token.strip()
     if token in EMPTY_MARKS:
@@ -46,7 +46,7 @@ def parse_value(token):
     return value
 
 
-def parse_rows(text):
+def parse_rows(text: object) -> int:
     """The board (an int, as ``board.from_rows`` makes) that ``text`` writes; ``ValueError`` saying why not."""
     if not isinstance(text, str):
         raise ValueError(f"a position is text, not {type(text).__name__}")
@@ -79,10 +79,10 @@ def parse_rows(text):
     return from_rows(values)
 
 
-def format_rows(board):
+def format_rows(board: int) -> str:
     """The board as a link writes it: rows by ``/``, cells by ``,``, 0 for empty (``parse_rows`` reads it back)."""
     return "/".join(",".join(str(value) for value in row) for row in to_rows(board))
 
 
-def _shown(text):
+def _shown(text: str) -> str:
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."

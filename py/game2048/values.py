@@ -10,7 +10,7 @@ WIN_SCORE = 1.0e12
 INFINITY = float("inf")
 
 
-def format_value(value):
+def format_value(value: "float | None") -> str:
     """A value for a person: "win", "loss", ±∞, or 4 significant digits with k / M; "–" for None."""
     if value is None:
         return "\u2013"

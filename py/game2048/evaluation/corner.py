@@ -52,7 +52,7 @@ FEATURE_WEIGHTS: tuple[str, ...] = tuple(MATRICES)
 """The matrix multipliers: each alone is one "feature" for the lab (``decay`` is a parameter)."""
 
 _CACHE_SIZE = 4
-_tables: dict[tuple[float, ...], list[tuple[array, array, array, array]]] = {}
+_tables: dict[tuple[float, ...], list[tuple[array[float], array[float], array[float], array[float]]]] = {}
 _reverse: list[int] | None = None
 
 
@@ -83,7 +83,7 @@ def reference_score(board: Board, weights: Mapping[str, float] | None = None) ->
     return best if best is not None else 0.0
 
 
-def _line_table(row_weights: list[float]) -> array:
+def _line_table(row_weights: list[float]) -> array[float]:
     """Σ value × weight over one line, for every line key, from two 256-entry halves."""
     value = [0.0] + [float(1 << r) for r in range(1, 16)]
     low = [value[k & 15] * row_weights[0] + value[k >> 4] * row_weights[1] for k in range(256)]
@@ -91,7 +91,9 @@ def _line_table(row_weights: list[float]) -> array:
     return array("d", [h + lo for h in high for lo in low])
 
 
-def tables(weights: Mapping[str, float] | None = None) -> list[tuple[array, array, array, array]]:
+def tables(
+    weights: Mapping[str, float] | None = None,
+) -> list[tuple[array[float], array[float], array[float], array[float]]]:
     """For each matrix with a non-zero multiplier, its four row tables (multiplier included)."""
     w = {**DEFAULT_WEIGHTS, **(weights or {})}
     key = tuple(float(w[name]) for name in DEFAULT_WEIGHTS)

@@ -14,8 +14,9 @@ tree is no yardstick.
 from __future__ import annotations
 
 import statistics
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..board import Board, max_rank
 from ..game import Game
@@ -74,12 +75,13 @@ def _choose(args: tuple[Searcher, Board]) -> tuple[str, int]:
     return searcher.move(board)
 
 
-def _map(function, items: Sequence, jobs: int) -> list:
+def _map(function: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> list[Any]:
     """``map`` on ``jobs`` processes, as the lab's games are played (``play.pool_context``)."""
     if jobs == 1:
         return [function(item) for item in items]
     with pool_context().Pool(jobs) as pool:
-        return pool.map(function, items, chunksize=4)
+        mapped: list[Any] = pool.map(function, items, chunksize=4)
+    return mapped
 
 
 def measure(

@@ -120,6 +120,6 @@ def learning_curve_chart(curve: Sequence[Mapping[str, float]], path: Path, title
     rates.set_ylabel("% of the block's games")
     rates.set_ylim(0, 100)
     lines = ax.get_legend_handles_labels()[0] + rates.get_legend_handles_labels()[0]
-    ax.legend(lines, [line.get_label() for line in lines], loc="upper left", fontsize=8)
+    ax.legend(lines, [str(line.get_label()) for line in lines], loc="upper left", fontsize=8)
     ax.set_title(title)
     return _save(fig, path)

@@ -28,6 +28,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
@@ -267,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _run(
     config: PlayConfig, seeds: Sequence[int], jobs: int, progress: bool, out: Path | None, resume: bool
-) -> list[dict]:
+) -> list[dict[str, Any]]:
     """Play the seeds ``out`` does not hold yet (all of them without ``resume``), saving each game as it ends."""
     if resume and out is None:
         raise ConfigError("--resume needs --out, the file whose games it keeps")
@@ -325,8 +326,8 @@ def _summary(files: Sequence[Path]) -> None:
     depth it is the same game counted twice, at a think time a second sample
     of one seed, and either way not what "N seeded games" means.
     """
-    groups: dict[tuple, list[dict]] = {}
-    where: dict[tuple[tuple, int], Path] = {}
+    groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
+    where: dict[tuple[tuple[Any, ...], int], Path] = {}
     for path in files:
         for record in read(path):
             key = config_key(record)
@@ -374,12 +375,12 @@ def _heading(config: PlayConfig) -> str:
     return f"{config.label()}, stop tile {config.stop_tile or 'none'}"
 
 
-def _report(records: Sequence[dict], config: PlayConfig) -> str:
+def _report(records: Sequence[dict[str, Any]], config: PlayConfig) -> str:
     """The per-game table and the summary, as ``run`` and ``summary`` both print them."""
     return f"{format_games(records)}\n{format_summary(summarize(records), config.stop_tile)}"
 
 
-def _played_with(record: dict) -> PlayConfig:
+def _played_with(record: dict[str, Any]) -> PlayConfig:
     """The configuration a saved game names (for its label; not checked, the game is already played)."""
     return PlayConfig(
         algorithm=str(record.get("algorithm")),

@@ -135,11 +135,10 @@ def text_table(header: Sequence[str], rows: Sequence[Sequence[str]], labels: int
         table.add_column(Text(str(name)), justify="left" if i < labels else "right", no_wrap=True)
     for row in rows:
         table.add_row(*(Text(str(cell)) for cell in row))
-    console = Console(
-        file=io.StringIO(), width=TABLE_WIDTH, color_system=None, force_terminal=False, force_jupyter=False
-    )
+    text = io.StringIO()
+    console = Console(file=text, width=TABLE_WIDTH, color_system=None, force_terminal=False, force_jupyter=False)
     console.print(table)
-    return console.file.getvalue().rstrip("\n")
+    return text.getvalue().rstrip("\n")
 
 
 def markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -44,17 +44,20 @@ def decide(board: Board, options: SearchOptions, clock: Clock | None = None) -> 
     if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
         raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
     evaluate = options.evaluator()
+    # Each clock starts after the first call's lazy import, which is set-up, not thinking.
+    limit, read = (options.think_ms if options.timed else None), (clock or time.perf_counter)
     if options.algorithm == "alphabeta":
-        from .alphabeta import search
+        from .alphabeta import search as alphabeta_search
 
-        extra = {"reductions": options.reductions, "rescue": options.rescues}
+        deadline = Deadline(limit, read)
+        result = alphabeta_search(
+            board, evaluate, deadline, depth=options.depth, reductions=options.reductions, rescue=options.rescues
+        )
     else:
-        from .expectimax import search
+        from .expectimax import search as expectimax_search
 
-        extra = {}
-    # The clock starts after the first call's lazy import, which is set-up, not thinking.
-    deadline = Deadline(options.think_ms if options.timed else None, clock or time.perf_counter)
-    result = search(board, evaluate, deadline, depth=options.depth, **extra)
+        deadline = Deadline(limit, read)
+        result = expectimax_search(board, evaluate, deadline, depth=options.depth)
     result.algorithm = options.algorithm
     result.preset = options.preset_name
     result.think_ms = float(options.think_ms) if options.timed else None

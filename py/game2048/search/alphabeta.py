@@ -93,7 +93,7 @@ ORDERS: tuple[tuple[int, ...], ...] = tuple((h,) + tuple(i for i in range(4) if 
 NATURAL_ORDER = (0, 1, 2, 3)
 
 
-class _Forgetful(dict):
+class _Forgetful(dict):  # type: ignore[type-arg]  # any table's stand-in
     """A dict that stores nothing: a table or hint store switched off at no cost to the hot path."""
 
     def __setitem__(self, key: object, value: object) -> None:
@@ -197,12 +197,12 @@ class _Tree(NamedTuple):
     table_hits: Callable[[], int]
 
 
-class _CountingTable(dict):
+class _CountingTable(dict[Board, tuple[float, int]]):
     """A transposition table that counts the lookups that found an entry (``_Switches.count_hits``)."""
 
     hits = 0
 
-    def get(self, key: Board, default: None = None) -> tuple[float, int] | None:
+    def get(self, key: Board, default: None = None) -> tuple[float, int] | None:  # type: ignore[override]
         entry = dict.get(self, key)
         if entry is not None:
             self.hits += 1
@@ -471,6 +471,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
         k3 = x >> 48
         best = alpha
         moved = False
+        value: float | None  # a leaf's value, None until looked up or evaluated (an annotation: no work)
         for child in (
             col_up[k0] | (col_up[k1] << 4) | (col_up[k2] << 8) | (col_up[k3] << 12),
             row_right[r0] | (row_right[r1] << 16) | (row_right[r2] << 32) | (row_right[r3] << 48),

@@ -40,6 +40,7 @@ from typing import Any
 
 from ..board import DIRECTIONS, Board, has_win_tile, to_rows
 from ..move_tables import afterstates
+from ..values import WIN_SCORE
 from . import alphabeta, expectimax
 from .clock import Clock, Deadline, TimeUp
 from .options import SearchOptions
@@ -288,12 +289,14 @@ class _AlphaBeta:
 
     def move_value(self, child: Board, remaining: int, alpha: float, beta: float) -> float:
         """The fail-hard value of the board after a player move with ``remaining`` moves counting that one."""
+        value: float
         if self.win_possible and has_win_tile(child):
-            value = alphabeta.WIN_SCORE + remaining
+            value = WIN_SCORE + remaining
         elif remaining == 1:
             value = self.evaluate(child)
         else:
-            return self.tree.computer(child, remaining - 1, alpha, beta)
+            below: float = self.tree.computer(child, remaining - 1, alpha, beta)  # fail-hard already
+            return below
         return alpha if value <= alpha else beta if value >= beta else value
 
     def exact_root(self, root: list[dict[str, Any]]) -> None:
@@ -500,7 +503,7 @@ def _expectimax_pv(
 
 
 def _expectimax_ply(
-    node: Board, remaining: int, prob: float, searcher: Any, evaluate: Evaluator, lost: float, plies: list
+    node: Board, remaining: int, prob: float, searcher: Any, evaluate: Evaluator, lost: float, plies: list[Any]
 ) -> tuple[Board, int, float, str]:
     """One placement and one move of ``_expectimax_pv``: (the board after them, moves left, probability, end)."""
     empties = [cell for cell in range(16) if not (node >> (4 * cell)) & 0xF]

@@ -28,6 +28,8 @@ obvious way, for the tests and the reference minimax.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..board import COL_MASK, ONES, ROW_MASK, Board
 from ..evaluation import classic
 from ..move_tables import spread_tables
@@ -57,7 +59,7 @@ def _count_components(mask: int) -> int:
     return groups
 
 
-class _Components(dict):
+class _Components(dict[int, int]):
     """Memoised component counts: ``COMPONENTS[mask]`` computes on a miss, a dict lookup otherwise."""
 
     def __missing__(self, mask: int) -> int:
@@ -157,7 +159,7 @@ def _cell_records(cell: int) -> tuple[int, ...]:
 CELL_RECORDS: tuple[tuple[int, ...], ...] = tuple(_cell_records(cell) for cell in range(16))
 
 
-class _EmptyCells(dict):
+class _EmptyCells(dict[int, tuple[tuple[int, ...], ...]]):
     """The cell records of the empty cells, by the 16-bit mask of empty cells; filled on first use."""
 
     def __missing__(self, mask16: int) -> tuple[tuple[int, ...], ...]:
@@ -168,7 +170,7 @@ class _EmptyCells(dict):
 EMPTY_CELLS: dict[int, tuple[tuple[int, ...], ...]] = _EmptyCells()
 
 
-def make_placements(twos_only: bool = False):
+def make_placements(twos_only: bool = False) -> Callable[[Board], list[Board]]:
     """The fast placement generator: ``placements(board) -> list of child boards``, the most annoying ones.
 
     ``twos_only=True`` lets the computer place only 2s (the most annoying of

@@ -316,6 +316,7 @@ def variants(board: Board, depth: int, evaluate: Evaluator, *, ordering: bool, p
                     **traced["counts"],
                 }
             )
+    assert asked is not None  # ordering and pruning are each True or False: one of the four is the one asked
     return {"trace": compact(asked), "variants": rows}
 
 
