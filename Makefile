@@ -55,10 +55,12 @@ test: deps chromium lint
 	@$(VPY) -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing"; exit 1; fi; exit $$rc
 
-# The linter and the formatter's check (settings in pyproject.toml); 'make format' applies both fixes.
+# The linter, the formatter's check and the type checker (settings in pyproject.toml); 'make format' applies
+# the first two's fixes.
 lint: py-deps
 	$(VPY) -m ruff check .
 	$(VPY) -m ruff format --check .
+	$(VPY) -m mypy
 
 format: py-deps
 	$(VPY) -m ruff check --fix .

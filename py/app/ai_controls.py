@@ -428,6 +428,10 @@ class AiControls:
         self._show_weights()
         self._save()
 
+    def _on_weight_input(self, name: str, slider: Any, output: Any) -> "Callable[[Any], None]":
+        """The input handler of one weight's slider."""
+        return lambda _event: self._weight_changed(name, slider, output)
+
     def _weight_changed(self, name: str, slider: Any, output: Any) -> None:
         value = float(slider.value)
         self.settings.set_weight(name, value)
@@ -480,7 +484,7 @@ class AiControls:
             output.textContent = _number(values[name])
             row.append(caption, slider, output)
             self.weights_box.appendChild(row)
-            self._wiring.listen(slider, "input", lambda _e, n=name, s=slider, o=output: self._weight_changed(n, s, o))
+            self._wiring.listen(slider, "input", self._on_weight_input(name, slider, output))
 
     # -- display ------------------------------------------------------------------------------
 

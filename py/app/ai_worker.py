@@ -218,7 +218,7 @@ async def load_network(request_json: str) -> str:
         base = request.get("base") if isinstance(request, dict) else None
         if not isinstance(base, str) or not base.endswith("/"):
             raise NetworkError(f"load_network needs the page's folder as 'base', ending in '/'; got {base!r}")
-        from js import fetch  # type: ignore[import-not-found]  # the browser's, in the worker
+        from js import fetch  # the browser's, in the worker
 
         answer = {**(await _loader.load(base, fetch)), "ok": True}
     except NetworkError as exc:
@@ -262,7 +262,7 @@ def heap_bytes(_request_json: str = "{}") -> str:
     For ``tools/bench.py``: the learned network's cost in the worker is the heap after its download minus before.
     """
     try:
-        import pyodide_js  # type: ignore[import-not-found]  # only in the browser
+        import pyodide_js  # only in the browser
 
         size = int(pyodide_js._module.HEAPU8.length)
     except ImportError:

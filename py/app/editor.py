@@ -100,7 +100,7 @@ class PositionEditor:
             element.textContent = text
         return element
 
-    def _button(self, element_id: str, text: str, handler: Callable[[], None], small: bool = False) -> Any:
+    def _button(self, element_id: str, text: str, handler: "Callable[[], object]", small: bool = False) -> Any:
         button = self._element(
             "button", {"type": "button", "id": element_id, "class": "button small" if small else "button"}, text
         )

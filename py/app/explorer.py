@@ -123,7 +123,7 @@ class Explorer:
         """Ask the worker for every root move's exact value, at the depth the shown decision completed."""
         request, board = self.last_request, self.last_board
         depth = self.decision.getAttribute("data-depth")
-        if request is None or not depth:
+        if request is None or board is None or not depth:
             return
         button = self.document.getElementById("explorer-exact")
         if button is not None:

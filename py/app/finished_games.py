@@ -73,7 +73,8 @@ class FinishedGames:
         """Put a record's saved form first (replacing the same game's earlier end); False if it could not be kept."""
         key = (data.get("seed"), data.get("started"))
         entries = [data] + [e for e in self.records() if (e.get("seed"), e.get("started")) != key]
-        kept, used = [], 2
+        kept: list[dict[str, Any]] = []
+        used = 2
         for entry in entries[:MAX_GAMES]:
             used += len(json.dumps(entry)) + 2
             if kept and used > MAX_CHARS:

@@ -108,7 +108,8 @@ class InputRouter:
         if getattr(target, "tagName", None) in FORM_TAGS or getattr(target, "isContentEditable", False):
             return
         if event.ctrlKey or event.altKey or event.metaKey:
-            action = self.history_actions.get(history_shortcut(event.key, event.ctrlKey, event.metaKey, event.shiftKey))
+            shortcut = history_shortcut(event.key, event.ctrlKey, event.metaKey, event.shiftKey)
+            action = self.history_actions.get(shortcut) if shortcut is not None else None
             if action is not None and not event.altKey:
                 event.preventDefault()
                 action()

@@ -192,7 +192,9 @@ class PlaySession:
     async def _move(self, intent: Intent) -> None:
         if not self.accepts_moves():
             return
-        outcome = self.game.play(intent.direction, intent.note)
+        direction = intent.direction
+        assert direction is not None  # a move intent always names its direction
+        outcome = self.game.play(direction, intent.note)
         if not outcome.moved:
             if intent.source == HUMAN:
                 self.view.announce(announce.blocked_sentence(outcome.direction))
@@ -223,7 +225,9 @@ class PlaySession:
         if not self.game.undone or not self.accepts_moves():
             self.view.announce(announce.NOTHING_TO_REDO)
             return
-        await self._show_move(intent, self.game.redo())
+        outcome = self.game.redo()
+        if outcome is not None:  # it is: a move was taken back
+            await self._show_move(intent, outcome)
 
     async def _show_move(self, intent: Intent, outcome: MoveOutcome) -> None:
         """Save, slide and settle a move the game has made (``outcome``), and tell the listeners."""

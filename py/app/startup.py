@@ -97,7 +97,9 @@ def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float 
 
 def _open_position(options: PageOptions, saved: SavedGames, game: Game | None, notices: list[str]) -> Start:
     """The URL's position, over ``?seed=`` if both are given (the seed then draws the position's spawns)."""
-    linked = position_game(options.rows, options.seed)
+    rows = options.rows
+    assert rows is not None  # only a ?rows= link opens a position
+    linked = position_game(rows, options.seed)
     if game is not None and _unplayed(game) == _unplayed(linked):
         linked = game  # the link's position, saved and not played yet (a reload): its spawns go on as they were
     elif game is not None and worth_keeping(game):

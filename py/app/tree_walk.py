@@ -107,7 +107,7 @@ def value_text(info: dict[str, Any]) -> str:
     if info["status"] == "pruned":
         return f"pruned: {CUT} (\u03b1 = {alpha_text(info['alpha'])}, \u03b2 = {beta_text(info['beta'])})"
     if info["status"] == "done":
-        sign = {"upper": "\u2264 ", "lower": "\u2265 "}.get(info.get("bound"), "")
+        sign = {"upper": "\u2264 ", "lower": "\u2265 "}.get(info.get("bound") or "", "")
         return f"value {sign}{format_value(info['value'])}"
     best = info.get("best")
     return "searching" if best is None else f"best so far {format_value(best)}"
@@ -153,7 +153,7 @@ class TreeWalk:
         for name in ("depth_select", "ordering_box", "pruning_box"):
             self._wiring.listen(getattr(self, name), "change", lambda _e: self._switched())
         for action, button in self.step_buttons.items():
-            self._wiring.listen(button, "click", lambda _e, a=action: self.go(a))
+            self._wiring.listen(button, "click", lambda _e, a=action: self.go(a))  # type: ignore[misc]
         self.refresh()
 
     # -- markup -------------------------------------------------------------------------------
@@ -254,7 +254,8 @@ class TreeWalk:
 
     def request(self, rows: list[list[int]]) -> dict[str, Any]:
         settings = self.evaluation()
-        request = {key: settings[key] for key in ("algorithm", "preset", "weights") if key in settings}
+        names = ("algorithm", "preset", "weights")
+        request: dict[str, Any] = {key: settings[key] for key in names if key in settings}
         request.update(
             rows=rows,
             depth=int(str(self.depth_select.value) or "2"),
@@ -297,7 +298,7 @@ class TreeWalk:
         )
         self.builds += 1
         self.section.setAttribute("data-builds", str(self.builds))
-        self._draw_counts()
+        self._draw_counts(trace)
         self.tree.hidden = False
         self.render()
 
@@ -335,7 +336,7 @@ class TreeWalk:
         self.status.textContent = text
         self.status.className = "tw-status error" if error else "tw-status"
 
-    def _draw_counts(self) -> None:
+    def _draw_counts(self, trace: "dict[str, Any]") -> None:
         el = self._el
         self.counts.replaceChildren()
         self.counts.appendChild(el("caption", "", "Leaves evaluated on this tree"))
@@ -345,7 +346,7 @@ class TreeWalk:
         )
         self.counts.appendChild(head)
         by_switches = {(v["ordering"], v["pruning"]): v for v in self.variants}
-        shown = (self.trace["ordering"], self.trace["pruning"])
+        shown = (trace["ordering"], trace["pruning"])
         for key, name in VARIANT_NAMES:
             variant = by_switches.get(key)
             if variant is None:

@@ -24,7 +24,7 @@ class Wiring:
         self.proxies: list[Any] = []
         self.tasks: set[asyncio.Task[Any]] = set()
 
-    def listen(self, element: Any, event: str, handler: Callable[[Any], None]) -> None:
+    def listen(self, element: Any, event: str, handler: "Callable[[Any], object]") -> None:
         """``element.addEventListener(event, handler)``, the handler kept alive as long as the panel."""
         proxy = self.create_proxy(handler)
         self.proxies.append(proxy)
