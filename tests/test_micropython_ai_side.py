@@ -308,6 +308,7 @@ CONTROLS = """
 from fakedom import Document
 from app.ai_client import AiClient
 from app.ai_controls import AiControls
+from app.ai_panel import AiPanel
 
 READOUT = ("algorithm", "preset", "move", "depth", "nodes", "nps", "cutoffs", "time")
 PANEL = ("hint", "step", "autoplay", "status", "algorithm", "think", "think-value", "pause", "pause-value", "preset")
@@ -338,18 +339,19 @@ client.presets = [
     {"name": "classic", "description": "ovolve's", "default_weights": {"smoothness": 0.1, "empty": 2.7, "max": 1.0}},
     {"name": "rows", "description": "nneonneo's", "default_weights": {"sum_power": 3.5, "empty_weight": 270.0}},
 ]
-controls = AiControls(document, Quiet(), Quiet(), client, Store(), lambda f: f)
-controls.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in client.presets}
-controls._fill_presets()
-controls._show_settings()
+panel = AiPanel(document, client, Store(), Quiet(), lambda f: f)
+controls = AiControls(document, Quiet(), Quiet(), client, panel, lambda f: f)
+panel.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in client.presets}
+panel._fill_presets()
+panel._show_settings()
 answer = {"algorithm": "alphabeta", "preset": "classic", "move": "up", "depth": 7, "rescued": True}
 answer.update(nodes=1234567, nodes_per_second=2345678.5, cutoffs=12, elapsed_ms=99.6, think_ms=1500)
-controls._show_readout(answer)
+panel.show_readout(answer)
 out = [document.getElementById("ai-weights").dump(), document.getElementById("ai-preset").dump()]
 out.append([document.getElementById("readout-" + name).textContent for name in READOUT])
 document.getElementById("ai-think").value = "0"
 document.getElementById("ai-think").dispatch("input")
-out.append([document.getElementById("ai-think-value").textContent, controls.storage.saved["ai"]["think_ms"]])
+out.append([document.getElementById("ai-think-value").textContent, panel.storage.saved["ai"]["think_ms"]])
 print(json.dumps(out))
 """
 

@@ -25,6 +25,7 @@ from pyscript.ffi import create_proxy  # noqa: E402
 
 from app.ai_client import AiClient  # noqa: E402
 from app.ai_controls import SHORTCUTS, AiControls  # noqa: E402
+from app.ai_panel import AiPanel  # noqa: E402
 from app.clock import now_ms  # noqa: E402
 from app.editor import EDIT_KEY, PositionEditor  # noqa: E402
 from app.explorer import EXPLORER_KEY, Explorer  # noqa: E402
@@ -148,7 +149,9 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         session.submit(Intent("redo"))
 
     client = AiClient(start_ai_worker)
-    controls = AiControls(document, session, view, client, storage, create_proxy)
+    ai_panel = AiPanel(document, client, storage, view, create_proxy)
+    controls = AiControls(document, session, view, client, ai_panel, create_proxy)
+    ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
     controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy, controls.fail)
 
     tree_walk = TreeWalk(
@@ -156,7 +159,7 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         client,
         session,
         create_proxy,
-        evaluation=lambda: controls.settings.request([]),
+        evaluation=lambda: ai_panel.settings.request([]),
         on_worker_failed=controls.fail,
     )
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
@@ -176,7 +179,7 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     game_keys[EDIT_KEY] = lambda: None if replay.view.is_open else editor.toggle()  # T plays the edited position
     history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
     router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
-    _keep_alive.extend([controls, editor, router, replay, panel])
+    _keep_alive.extend([controls, ai_panel, editor, router, replay, panel])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)
@@ -217,7 +220,7 @@ def replay_parts(
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
 
     async def explain_board(board: int) -> dict:
-        return await client.explain(explorer.request_for(controls.settings.request(to_rows(board))))
+        return await client.explain(explorer.request_for(controls.panel.settings.request(to_rows(board))))
 
     def show_games() -> None:
         panel.show_games(saved.finished.summaries())
