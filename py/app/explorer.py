@@ -7,8 +7,8 @@ asked of the worker's ``explain`` instead of ``think`` (``AiControls`` asks
 root moves as bars (exact values, or the bound alpha-beta proved), the
 iterations, the principal variation as small boards, the computer's
 placements as a heat map with a text equivalent, and the pruning figures.
-"Exact values" asks the worker again, at the same fixed depth, for every
-move's exact value.  Nothing is computed here: the main thread only draws.
+"Exact values" asks the worker again, at the same fixed depth and on the
+board the explanation is about, for every move's exact value.  Nothing is computed here: the main thread only draws.
 
 The drawing functions return HTML strings built from the explanation, so
 CPython tests read them without a browser; every text is escaped.
@@ -129,12 +129,13 @@ class Explorer:
         if button is not None:
             button.disabled = True
             button.textContent = "Searching\u2026"
-        # The same fixed depth repeats the shown search exactly; think_ms stays only to size the time limit.
+        shown = self.shown
+        # The same fixed depth repeats the shown search exactly, on the board it explained (the game may have
+        # moved on since: an AI step explains the board before its move); think_ms only sizes the time limit.
         exact_request = dict(request, depth=int(depth), exact_root=True, analysis_ms=EXACT_ROOT_MS)
         answer = await self.client.explain(exact_request)
-        if self.session.game.board != board:
-            self.status.textContent = "The board changed before the exact values came: ask again."
-            return
+        if self.shown != shown:
+            return  # a newer decision was explained meanwhile: it stays on show, with a button of its own
         if not answer.get("ok"):
             self.status.textContent = f"Exact values failed: {answer.get('error')}"
             if answer.get("restart") and self.on_worker_failed is not None:

@@ -101,3 +101,24 @@ def test_the_explorer_fits_a_phone_and_is_reachable_by_keyboard(open_page):
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
     assert run.errors == []
+
+
+def test_exact_values_after_an_ai_step_come_for_the_board_it_explained(open_page):
+    run = open_page("seed=9")
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("e")
+    for step in range(1, 8):  # AI steps until one leaves a bound to make exact
+        page.keyboard.press("n")
+        wait_decisions(page, step)
+        _explained(page, step)
+        if page.locator("#explorer-exact").count():
+            break
+    assert page.locator("#explorer-exact").count(), "no bound in seven AI steps"
+    shown = int(page.get_attribute("#explorer-decision", "data-explained"))
+    page.click("#explorer-exact")
+    _explained(page, shown + 1)
+    root = _root(page)
+    assert all(e["exact"] == "true" for e in root.values() if "illegal" not in e["cls"])
+    assert "board changed" not in page.text_content("#explorer-status")
+    assert run.errors == []
