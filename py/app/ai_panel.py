@@ -61,7 +61,28 @@ class AiPanel:
         self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
         self._wiring.listen(self.preset_select, "change", lambda _e: self._preset_changed())
         self._wiring.listen(self.reset_button, "click", lambda _e: self._reset_weights())
+        self._pointed: Any = None  # the control a pointer went down on, until its change
+        for control in (self.algorithm_select, self.think_slider, self.pause_slider, self.preset_select):
+            self._hand_keys_back(control)
         self._show_settings()
+
+    def _hand_keys_back(self, control: Any) -> None:
+        """After a mouse or touch changes ``control``, the focus goes back to the board, so the arrows play.
+
+        A control reached with Tab keeps the focus and its own keys (no pointer went down on it).
+        """
+        self._wiring.listen(control, "pointerdown", lambda _e: self._pointer_down(control))
+        self._wiring.listen(control, "change", lambda _e: self._changed_by(control))
+
+    def _pointer_down(self, control: Any) -> None:
+        self._pointed = control
+
+    def _changed_by(self, control: Any) -> None:
+        if self._pointed is control:
+            self._pointed = None
+            board = self.document.getElementById("board")
+            if board is not None:
+                board.focus()
 
     def worker_ready(self) -> None:
         """A worker answered: its presets fill the list, and a chosen learned network is downloaded again."""
@@ -203,6 +224,7 @@ class AiPanel:
             row.append(caption, slider, output)
             self.weights_box.appendChild(row)
             self._wiring.listen(slider, "input", self._on_weight_input(name, slider, output))
+            self._hand_keys_back(slider)
 
     # -- display ------------------------------------------------------------------------------
 

@@ -242,3 +242,22 @@ def test_autoplay_pauses_at_the_win_and_keep_going_resumes_it(open_page):
     assert page.get_attribute("body", "data-autoplay") == "off"
     assert read_board(page) != paused
     assert run.errors == []
+
+
+def test_after_a_mouse_change_of_a_setting_the_arrows_play_and_tab_keeps_a_controls_keys(open_page):
+    run = open_page("seed=37")
+    page = run.page
+    wait_ai_ready(page)
+    page.click("#ai-think")  # the mouse moves the slider to where it clicked
+    clicked = page.input_value("#ai-think")
+    page.keyboard.press("ArrowLeft")
+    wait_settled(page)
+    assert read_board(page) == engine_rows(37, ["left"]), "the arrow went to the slider, not the board"
+    assert page.input_value("#ai-think") == clicked
+    page.select_option("#ai-algorithm", "expectimax")  # as the keyboard does: no pointer, the select keeps its keys
+    page.focus("#ai-pause")
+    pause = page.input_value("#ai-pause")
+    page.keyboard.press("ArrowRight")
+    assert page.input_value("#ai-pause") != pause, "a control reached by focus lost its own keys"
+    assert read_board(page) == engine_rows(37, ["left"])
+    assert run.errors == []
