@@ -190,6 +190,9 @@ def corrupt(edit) -> dict:
         (corrupt(lambda d: d.update(seed="abc")), "seed"),
         (corrupt(lambda d: d.update(rng=[3, [1, 2], None])), "random generator"),
         (corrupt(lambda d: d.pop("rng")), "random generator"),
+        (corrupt(lambda d: d.update(start_score=d["score"] + 2)), "starting score"),
+        (corrupt(lambda d: d.update(start_score=-2)), "starting score"),
+        (corrupt(lambda d: d.update(start_score=True)), "starting score"),
     ],
 )
 def test_corrupt_saved_state_is_refused_with_a_reason(data, message: str) -> None:
@@ -268,3 +271,15 @@ def test_a_new_move_after_undo_drops_what_redo_would_play_and_undo_reopens_a_los
     game.undo()
     game.play(B.legal_moves(game.board)[-1])
     assert game.redo() is None and game.undos >= 2
+
+
+def test_a_set_up_position_earns_only_what_its_moves_score_and_keeps_that_across_a_save() -> None:
+    board = B.from_rows([[2048, 1024, 512, 256], [0] * 4, [0] * 4, [0, 0, 2, 2]])
+    game = Game.from_position(board, seed=3)
+    assert game.start_score == game.score > 30_000 and game.earned == 0
+    game.play("left")
+    assert game.earned == 4
+    again = Game.from_dict(game.to_dict())
+    assert (again.start_score, again.earned) == (game.start_score, 4)
+    assert "start_score" not in Game.new(5).to_dict()  # a game from a seed saves as before
+    assert Game.new(5).earned == 0

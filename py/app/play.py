@@ -104,7 +104,7 @@ class PlaySession:
         self.new_game = new_game
         self.slide_seconds = slide_seconds
         self.clock = clock or (lambda: None)
-        self.best = max(storage.best_score(), game.score)
+        self.best = max(storage.best_score(), game.earned)
         self.unsaved = False  # the last save failed, and the player was told
         self.queue: list[Intent] = []  # applied from the front
         self.listeners: list[Callable[[str, Intent, Any], None]] = []
@@ -231,8 +231,8 @@ class PlaySession:
 
     async def _show_move(self, intent: Intent, outcome: MoveOutcome) -> None:
         """Save, slide and settle a move the game has made (``outcome``), and tell the listeners."""
-        if self.game.score > self.best:
-            self.best = self.storage.save_best_score(self.game.score)
+        if self.game.earned > self.best:
+            self.best = self.storage.save_best_score(self.game.earned)
         if self.game.over:
             self.storage.finish(self.game, self.clock())
             self.storage.clear()  # as the original: a finished game is not restored
@@ -268,8 +268,8 @@ class PlaySession:
 
     def _replace(self, game: Game) -> None:
         self.game = game
-        if game.score > self.best:  # a kept game may score more than any saved best
-            self.best = self.storage.save_best_score(game.score)
+        if game.earned > self.best:  # a kept game may score more than any saved best
+            self.best = self.storage.save_best_score(game.earned)
         self._save()
         self.view.render(self.game)
         self.view.show_score(self.game.score, self.best)

@@ -155,10 +155,12 @@ class Game:
         won: bool = False,
         keep_playing: bool = False,
         rng: MersenneTwister | None = None,
+        start_score: int = 0,
     ) -> None:
         self.seed = seed
         self.board = board
         self.score = score
+        self.start_score = start_score  # a position set up by hand starts with points no move earned
         self.moves = moves
         self.won = won
         self.keep_playing = keep_playing
@@ -259,10 +261,15 @@ class Game:
         """The player chose "Keep going"."""
         self.keep_playing = True
 
+    @property
+    def earned(self) -> int:
+        """The points this game's moves scored: its score less the points a set-up position started with."""
+        return self.score - self.start_score
+
     def to_dict(self) -> dict[str, Any]:
         """The saved form (JSON-ready), including the generator's state."""
         version, internal, gauss = self.rng.getstate()
-        return {
+        saved = {
             "version": SAVE_VERSION,
             "rows": B.to_rows(self.board),
             "score": self.score,
@@ -272,25 +279,32 @@ class Game:
             "seed": self.seed,
             "rng": [version, list(internal), gauss],
         }
+        if self.start_score:
+            saved["start_score"] = self.start_score
+        return saved
 
     @classmethod
     def from_position(cls, board: Board, seed: int | None = None) -> "Game":
         """A game in progress on ``board`` with the score and moves of a game that reached it spawning only 2s.
 
         For positions set up by hand (tests, an editor): the result passes the
-        same checks as a saved game.  ``board`` needs at least two tiles.
+        same checks as a saved game.  ``board`` needs at least two tiles.  That
+        score was earned by no move: it is the game's ``start_score``, and
+        ``earned`` leaves it out (the best score counts only what moves earned).
         """
         tiles = B.tile_values(board)
         if len(tiles) < 2:
             raise ValueError("a game in progress has at least two tiles")
         moves = sum(tiles) // 2 - 2
+        score = points_for(board, moves)
         return cls(
             seed=seed,
             board=board,
-            score=points_for(board, moves),
+            score=score,
             moves=moves,
             won=B.max_rank(board) >= WIN_RANK,
             rng=MersenneTwister(seed),
+            start_score=score,
         )
 
     @classmethod
@@ -330,8 +344,13 @@ class Game:
         seed = data.get("seed")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED):
             raise SavedStateError(f"the saved seed is not a whole number from 0 to 2^63-1: {_short(seed)}")
+        start: Any = data.get("start_score", 0)
+        if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= score:
+            raise SavedStateError(f"the saved starting score is not a whole number up to the score: {_short(start)}")
         rng = _restore_generator(data.get("rng"))
-        return cls(seed=seed, board=board, score=score, moves=moves, won=won, keep_playing=keep, rng=rng)
+        return cls(
+            seed=seed, board=board, score=score, moves=moves, won=won, keep_playing=keep, rng=rng, start_score=start
+        )
 
 
 def points_for(board: Board, moves: int) -> int:

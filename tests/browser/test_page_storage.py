@@ -86,3 +86,16 @@ def test_a_restored_game_continues_after_a_saved_state_is_seeded(open_page):
     assert not run.page.is_visible("#notice")
     run.page.keyboard.press("ArrowDown")
     assert read_board(run.page) == to_rows(replay(game, ["down"]).board)
+
+
+def test_a_set_up_position_raises_best_only_by_what_its_moves_earn(open_page):
+    run = open_page("rows=2048,1024,512,256/0,0,0,0/0,0,0,0/0,0,2,2")
+    page = run.page
+    assert read_score(page) > 30_000  # the position's own score, as a game that reached it would have
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_function("Number(document.getElementById('score').textContent) > 30000")
+    page.wait_for_selector('#board[data-settled="true"]', state="attached")
+    assert read_best(page) <= 4
+    run.reload()
+    assert read_best(page) <= 4
+    assert run.errors == []
