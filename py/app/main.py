@@ -43,7 +43,7 @@ from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
 from app.tree_walk import TreeWalk  # noqa: E402
 from app.view import BoardView  # noqa: E402
 from game2048.board import to_rows  # noqa: E402
-from game2048.game_record import LINK_PARAM  # noqa: E402
+from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM  # noqa: E402
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -195,7 +195,8 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         view.show_notice(" ".join(shown))
     if start.shared is not None:
         forget_option(window, LINK_PARAM)  # a reload goes back to the game; the link still opens the replay
-        replay.view.open(start.shared, "Shared game", deciders_known=False)  # a link holds the moves only
+        forget_option(window, LINK_MOVE_PARAM)
+        replay.view.open(start.shared, "Shared game", start.shared_move, deciders_known=False)  # moves only
 
     document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True

@@ -15,7 +15,7 @@ from app.outside_data import BadData, read_int
 from app.url_query import query_params, query_string
 from game2048.board import Board, tile_values
 from game2048.game import MAX_SEED
-from game2048.game_record import LINK_PARAM, GameRecord, LinkError, record_from_link
+from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM, GameRecord, LinkError, record_from_link
 from game2048.position_text import parse_rows
 
 MAX_QUERY_CHARS = 8192
@@ -26,7 +26,8 @@ class PageOptions:
     """What the URL asked for; ``notices`` explains anything that was ignored.
 
     ``rows`` is a position to open (``?rows=0,2,4,8/0,0,0,0/...``), with at least two tiles;
-    ``game`` a shared game to replay (``?game=<code>``, ``game2048.game_record.encode_game``).
+    ``game`` a shared game to replay (``?game=<code>``, ``game2048.game_record.encode_game``), opened at
+    move ``move`` (``&move=N``, 0 to its number of moves).
     """
 
     def __init__(
@@ -35,11 +36,13 @@ class PageOptions:
         rows: Board | None = None,
         notices: tuple[str, ...] = (),
         game: "GameRecord | None" = None,
+        move: int = 0,
     ) -> None:
         self.seed = seed
         self.rows = rows
         self.notices = notices
         self.game = game
+        self.move = move
 
 
 def parse_seed(raw: str) -> tuple[int | None, str | None]:
@@ -85,11 +88,24 @@ def parse_page_options(query: str) -> PageOptions:
         rows, notice = parse_position(params["rows"])
         if notice:
             notices.append(notice)
+    move = 0
     if LINK_PARAM in params:
         game, notice = parse_game_link(params[LINK_PARAM])
         if notice:
             notices.append(notice)
-    return PageOptions(seed=seed, rows=rows, notices=tuple(notices), game=game)
+        if game is not None and LINK_MOVE_PARAM in params:
+            move, notice = parse_move(params[LINK_MOVE_PARAM], len(game.moves))
+            if notice:
+                notices.append(notice)
+    return PageOptions(seed=seed, rows=rows, notices=tuple(notices), game=game, move=move)
+
+
+def parse_move(raw: str, moves: int) -> "tuple[int, str | None]":
+    """The move a shared game's replay opens at, 0 to ``moves``, or (0, why the link's move was ignored)."""
+    try:
+        return read_int(raw, 0, moves, max_digits=len(str(moves))), None
+    except BadData as exc:
+        return 0, f"The game link's move (&move={_shown(raw)}) was ignored: {exc}; the replay opens at its start."
 
 
 def forget_option(window: Any, name: str) -> None:

@@ -26,7 +26,7 @@ from app.url_query import query_params, query_string
 from app.wiring import Wiring
 from game2048.board import move as slide
 from game2048.board import to_rows
-from game2048.game_record import LINK_PARAM, GameRecord, encode_game, positions
+from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM, GameRecord, encode_game, positions
 from game2048.values import format_value
 
 SPEEDS = (1, 2, 5, 10, 20)
@@ -86,10 +86,13 @@ def spawned_cell(before: int, direction: str, after: int) -> "int | None":
     return None
 
 
-def share_address(location: Any, record: GameRecord) -> str:
-    """The page's address with ``?game=`` holding the record's seed and moves (other options dropped)."""
-    kept = [(k, v) for k, v in query_params(str(location.search)) if k not in (LINK_PARAM, "seed", "rows")]
-    query = query_string(kept + [(LINK_PARAM, encode_game(record.seed, record.moves))])
+def share_address(location: Any, record: GameRecord, move: int = 0) -> str:
+    """The page's address with ``?game=`` holding the record's seed and moves (other options dropped), and
+    ``&move=`` the move its replay opens at."""
+    dropped = (LINK_PARAM, LINK_MOVE_PARAM, "seed", "rows")
+    kept = [(k, v) for k, v in query_params(str(location.search)) if k not in dropped]
+    shared = [(LINK_PARAM, encode_game(record.seed, record.moves))] + ([(LINK_MOVE_PARAM, str(move))] if move else [])
+    query = query_string(kept + shared)
     return f"{location.origin}{location.pathname}?{query}"
 
 
@@ -284,6 +287,10 @@ class ReplayView:
             return
         self.close()
         self.on_play_from_here(record, step)
+        board = self.document.getElementById("board")  # the game goes on there: in view, with the keys
+        if board is not None:
+            board.scrollIntoView()
+            board.focus()
 
     async def explore(self) -> None:
         """The AI's explanation of the shown position, drawn in the replay (the explorer's drawing)."""
@@ -310,7 +317,7 @@ class ReplayView:
         if self.record is None:
             return
         window = self.document.defaultView
-        address = share_address(window.location, self.record)
+        address = share_address(window.location, self.record, self.step)
         field = self.el["replay-link"]
         field.value = address
         field.hidden = False
@@ -321,4 +328,4 @@ class ReplayView:
             status.textContent = "Copy the link from the field below."
             field.select()
             return
-        status.textContent = f"Link copied ({len(address)} characters): it opens this game's replay."
+        status.textContent = f"Link copied ({len(address)} characters): it opens this game's replay at this move."

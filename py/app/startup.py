@@ -45,7 +45,8 @@ class Start:
     """The game to show, the seed that "New game" replays (from the URL), and what to tell the player.
 
     ``from_link``: the game is the URL's position (``?rows=``), which the page then drops from the URL.
-    ``shared``: the URL's shared game (``?game=``), to open in the replay over the game, which it leaves as it is.
+    ``shared``: the URL's shared game (``?game=``), to open in the replay over the game, which it leaves as it is,
+    at move ``shared_move`` (``&move=``).
     """
 
     def __init__(
@@ -55,12 +56,14 @@ class Start:
         notices: list[str],
         from_link: bool = False,
         shared: "GameRecord | None" = None,
+        shared_move: int = 0,
     ) -> None:
         self.game = game
         self.seed = seed
         self.notices = notices
         self.from_link = from_link
         self.shared = shared
+        self.shared_move = shared_move
 
 
 def choose_game(query: str, saved: SavedGames, clock: "Callable[[], float | None]" = lambda: None) -> Start:
@@ -79,7 +82,7 @@ def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float 
     game = saved.load()
     if options.rows is not None:
         start = _open_position(options, saved, game, notices)
-        start.shared = options.game
+        start.shared, start.shared_move = options.game, options.move
         return start
     if options.seed is not None and (game is None or game.seed != options.seed):
         if game is not None and worth_keeping(game):
@@ -92,7 +95,7 @@ def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float 
     if game is None:
         game = fresh_game(None, clock())
     saved.save(game)
-    return Start(game, options.seed, saved.take_notices() + notices, shared=options.game)
+    return Start(game, options.seed, saved.take_notices() + notices, shared=options.game, shared_move=options.move)
 
 
 def _open_position(options: PageOptions, saved: SavedGames, game: Game | None, notices: list[str]) -> Start:

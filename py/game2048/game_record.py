@@ -43,6 +43,8 @@ MAX_THINK_MS = 86_400_000.0
 """The longest think time a decision may carry (a day): longer is not a measurement."""
 
 LINK_PARAM = "game"
+LINK_MOVE_PARAM = "move"
+"""Beside ``?game=``, the move its replay opens at: ``&move=N`` shows the position after N moves."""
 """The page's query parameter that carries a game: ``?game=<encode_game(...)>``."""
 LINK_VERSION = 1
 LINK_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"

@@ -81,3 +81,19 @@ def test_any_position_text_gives_options(raw):
     options = parse_page_options("?rows=" + quote(raw))
     assert options.rows is None or len(B.tile_values(options.rows)) >= 2
     assert (options.rows is None) == bool(options.notices)
+
+
+def test_a_shared_games_move_is_read_and_a_bad_one_ignored_with_a_notice() -> None:
+    from game2048.game_record import GameRecord, encode_game
+
+    record = GameRecord(3)
+    for direction in ("left", "up", "left", "up", "right"):
+        record.append(direction)
+    code = encode_game(record.seed, record.moves)
+    options = parse_page_options(f"?game={code}&move=3")
+    assert options.game is not None and options.move == 3 and options.notices == ()
+    for bad in ("9", "-1", "x", "1" * 40):
+        options = parse_page_options(f"?game={code}&move={bad}")
+        assert options.game is not None and options.move == 0
+        assert len(options.notices) == 1 and "&move=" in options.notices[0]
+    assert parse_page_options("?move=2").move == 0  # without a game, nothing to open

@@ -238,3 +238,15 @@ def test_a_2000_move_game_opens_and_its_link_fits_a_url():
     assert view.step == len(record.moves)
     location = SimpleNamespace(origin="https://example.org", pathname="/", search="")
     assert len(share_address(location, record)) < 2000
+
+
+def test_copy_link_opens_at_the_move_shown() -> None:
+    record = recorded(2000 // 60)
+    view, document, _ = _replay()
+    view.open(record, "Replay", step=7)
+    run_async(view.copy_link)
+    link = document.elements["replay-link"].value
+    assert link.endswith("&move=7") and decode_game(link.split("game=")[1].split("&")[0]) == (record.seed, record.moves)
+    view.go(0)
+    run_async(view.copy_link)
+    assert "move=" not in document.elements["replay-link"].value  # the start needs no move

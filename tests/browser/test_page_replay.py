@@ -140,3 +140,41 @@ def test_the_replay_fits_a_small_phone(open_page):
     page.tap("#replay-close")
     page.wait_for_selector("#replay-view", state="hidden")
     assert run.errors == []
+
+
+def test_copy_link_gives_a_link_that_opens_the_replay_at_the_move_shown(open_page):
+    record = recorded(62, 30)
+    steps = positions(record)
+    run = open_page(f"seed=5&game={encode_game(record.seed, record.moves)}")
+    page = run.page
+    page.wait_for_selector("#replay-view", state="visible")
+    page.fill("#replay-slider", "12")
+    page.click("#replay-copy-link")
+    page.wait_for_selector("#replay-link", state="visible")  # headless Chromium may refuse the clipboard
+    link = page.input_value("#replay-link")
+    assert link.endswith("&move=12")
+    page.goto(link)
+    page.wait_for_selector("#replay-view", state="visible")
+    assert shown_rows(page) == B.to_rows(steps[12][0])
+    assert page.text_content("#replay-status").startswith("Move 12 of 30")
+    assert "move=" not in page.url and run.errors == []
+
+
+def test_play_from_here_brings_the_board_into_view_with_the_keys(open_page):
+    record = recorded(63, 20)
+    run = open_page(f"game={encode_game(record.seed, record.moves)}", viewport={"width": 390, "height": 844})
+    page = run.page
+    page.wait_for_selector("#replay-view", state="visible")
+    page.fill("#replay-slider", "8")
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # the player had scrolled down to the replay
+    page.click("#replay-from-here")
+    page.wait_for_selector("#replay-view", state="hidden")
+    wait_settled(page)
+    assert page.evaluate("document.activeElement.id") == "board"
+    box = page.evaluate(
+        "(() => { const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.bottom]; })()"
+    )
+    assert box[0] >= 0 and box[1] <= 844, box
+    page.keyboard.press("ArrowLeft")
+    wait_settled(page)
+    assert run.errors == []
