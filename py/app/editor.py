@@ -45,6 +45,11 @@ EDIT_KEY = "t"
 TILE_VALUES = [0] + [1 << rank for rank in range(1, MAX_RANK + 1)]
 TILE_TEXTS = [str(value) for value in TILE_VALUES[1:]]
 INERT_WHILE_EDITING = ("ai-panel", "new-game", "kept-games")
+AI_WAITS = (
+    "The AI and the game\u2019s buttons wait while you edit: \u201cPlay from here\u201d (T) plays this position,"
+    " Cancel goes back to your game."
+)
+"""What the editor says when it opens: why the AI panel is greyed out."""
 """Controls that act on the game under the editor: they wait until editing ends."""
 ARROW_STEPS = {"ArrowUp": (-1, 0), "ArrowDown": (1, 0), "ArrowLeft": (0, -1), "ArrowRight": (0, 1)}
 
@@ -216,7 +221,7 @@ class PositionEditor:
         self.editing = True
         self._show_mode()
         self._draw()
-        self._say("")
+        self._say(AI_WAITS)
         self._focus_cell(self.selected)
 
     def cancel(self) -> None:

@@ -9,7 +9,7 @@ import pytest
 from app_async import run_async
 from fakes import FakeView, guarded_call
 
-from app.editor import INERT_WHILE_EDITING, PositionEditor
+from app.editor import AI_WAITS, INERT_WHILE_EDITING, PositionEditor
 from app.play import Intent, PlaySession
 from app.saved_games import SavedGames, saved_form
 from app.startup import LOST_POSITION
@@ -213,7 +213,7 @@ def test_edit_mode_starts_from_the_games_board_and_blocks_the_game():
     moved: list[str] = []
     move = page.editor.guard(moved.append)
     page.click("edit-toggle")
-    assert page.editor.editing and page.shown() == ROWS and page.status() == ""
+    assert page.editor.editing and page.shown() == ROWS and page.status() == AI_WAITS  # why the AI waits
     assert not page.el("editor-bar").hidden and not page.editor.cells_el.hidden
     assert page.el("edit-toggle").getAttribute("aria-pressed") == "true"
     assert page.document.body.getAttribute("data-editing") == "on"
