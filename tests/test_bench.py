@@ -8,6 +8,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from prerequisites import browser_missing
 
 from game2048 import board as B
 from game2048.bench_positions import EARLY_MOVE, POSITIONS, generate
@@ -114,21 +115,9 @@ def test_bad_options_are_refused() -> None:
         bench.main(["--think-ms", "0", "--cpython-only"])
 
 
-def _browser_missing() -> str | None:
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    if not Path("/usr/bin/chromium").exists():
-        return "no /usr/bin/chromium"
-    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
-        return "node_modules is missing (npm ci)"
-    return None
-
-
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(_browser_missing() is not None, reason=str(_browser_missing()))
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 def test_the_page_worker_answers_in_chromium() -> None:
     from bench_browser import think_in_chromium  # tools/ is on sys.path since tools/bench.py was loaded
 

@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from prerequisites import browser_missing
 
 from game2048 import board as B
 from game2048.game import Game
@@ -198,21 +199,9 @@ def test_a_resumed_run_with_every_game_saved_plays_none_and_prints_the_table(
     assert len(read(out)) == 3  # the game of seed 8, outside this run, is kept
 
 
-def _browser_missing() -> str | None:
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        return "playwright is not installed"
-    if not Path("/usr/bin/chromium").exists():
-        return "no /usr/bin/chromium"
-    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
-        return "node_modules is missing (npm ci)"
-    return None
-
-
 @pytest.mark.browser
 @pytest.mark.slow
-@pytest.mark.skipif(_browser_missing() is not None, reason=str(_browser_missing()))
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
 def test_one_page_game_to_32_beside_the_lab(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "games.jsonl"
     argv = ["--games", "1", "--seed-start", "5", "--stop-tile", "32", "--parallel", "1", "--lab", "--out", str(out)]

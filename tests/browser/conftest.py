@@ -20,8 +20,11 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "tools"))
 
-from browser import READY_SELECTOR, chromium_path, launch_chromium, watch_page  # noqa: E402
+from browser import READY_SELECTOR, launch_chromium, watch_page  # noqa: E402
 from serve import start_server  # noqa: E402
+
+sys.path.insert(0, str(ROOT / "tests"))
+from prerequisites import browser_missing  # noqa: E402
 
 READY_TIMEOUT_MS = 90_000
 
@@ -33,23 +36,9 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-def _missing_prerequisite() -> str | None:
-    try:
-        import playwright  # noqa: F401
-    except ImportError:
-        return "playwright is not installed (pip install playwright, or make test)"
-    try:
-        chromium_path()
-    except FileNotFoundError as exc:
-        return str(exc)
-    if not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file():
-        return "node_modules is missing: run npm ci (or make test)"
-    return None
-
-
 @pytest.fixture(scope="session")
 def server_url() -> Iterator[str]:
-    reason = _missing_prerequisite()
+    reason = browser_missing()
     if reason:
         pytest.skip(reason)
     server, base_url = start_server(ROOT, port=0)
