@@ -44,7 +44,8 @@ def _count(lines: list[str], block: list[str]) -> int:
 @pytest.mark.parametrize(
     "function, keys, moves, wins",
     [
-        (alphabeta._make_tree, 2, 2, 2),  # player and frontier
+        (alphabeta._player_node, 1, 1, 1),
+        (alphabeta._frontier_node, 1, 1, 1),
         (expectimax._Searcher.__init__, 1, 1, 0),  # player
         (expectimax._make_last_layer, 1, 1, 0),
         (placements.make_placements, 1, 0, 0),

@@ -1,61 +1,29 @@
 """Time-limited iterative-deepening alpha-beta over the reduced 2048 game tree (ovolve's 2048-AI).
 
 The tree: the player (max) picks one of four moves; the computer (min) places
-a 2 or a 4, but only the most annoying placements (``placements``).  Depth
-counts player moves; placements do not consume depth.  A leaf is the board
-right after the player's last move, scored by the evaluation.  A move that
-makes 2048 scores ``WIN_SCORE + remaining depth`` (earlier wins preferred) and
-a player who cannot move scores ``-(WIN_SCORE + remaining depth)`` (later
-losses preferred).  Once the root board already holds 2048 (keep playing), no
-move "makes" it and wins are not scored.
+a 2 or a 4, but only its most annoying placements (``placements``).  Depth
+counts player moves.  A leaf is the board right after the player's last move,
+scored by the evaluation.  A move that makes 2048 scores ``WIN_SCORE +
+remaining depth`` and a player who cannot move ``-(WIN_SCORE + remaining
+depth)``; once the root holds 2048, wins are not scored.
 
-Alpha-beta is fail-hard, as in the classic formulation: a node searched with
-window (alpha, beta) returns exactly alpha when its value is ≤ alpha, exactly
-beta when it is ≥ beta, and its exact value otherwise.  That contract is what
-lets the root compare moves exactly and what the transposition table relies on.
+The contract:
 
-What makes it faster without changing the answer:
+* without ``reductions`` the value at every depth is the exact minimax of the
+  reduced tree (``reference.best_moves``): the transposition table, the move
+  ordering and the cached placements make it faster, never different;
+* nodes are fail-hard: a node searched with window (alpha, beta) returns
+  alpha when its value is ≤ alpha, beta when ≥ beta, its exact value otherwise;
+* a timed search plays the move of its deepest completed iteration (depth 1
+  is never interrupted); a fixed ``depth`` ignores the clock;
+* ``reductions=True`` (late-move reductions) and ``rescue=True`` (a second
+  search against 2s only after a proven loss) change the answer, only when
+  asked for.
 
-* a transposition table per remaining depth, holding the value and whether it
-  is exact, a lower bound (failed high) or an upper bound (failed low); an
-  entry is used only at the same remaining depth and only when its bound
-  decides the node for the window asked, so the value returned is the one the
-  search without the table would return;
-* the best move found for a board in the previous iteration (or anywhere
-  earlier) is tried first, and so is the computer's best placement: better
-  cutoffs, same minimax value;
-* the min-node placements of a board are computed once per search (every
-  iteration revisits the same min nodes) and scored incrementally;
-* the evaluation is table-driven (see ``evaluation.classic``), the four moves
-  are ``move_tables.afterstates`` inlined, and the hot loops use local names only.
-
-Two options change the answer, and only when asked for (``best_move``
-chooses their defaults):
-
-* ``reductions=True``, late-move reductions: at a player node with
-  ``REDUCE_MIN_DEPTH`` or more moves to go, moves are tried hint first, then
-  by static evaluation, and from legal move ``REDUCE_FROM`` on each is first
-  probed ``REDUCTION`` moves shallower with a null window just above the best
-  value so far; only a move whose probe beats it is searched in full.  The
-  same time reaches deeper, but a late move whose strength shows only beyond
-  the probe's horizon is missed: deeper, not stronger (docs/results.md), so
-  they are off by default.  Depth still counts player moves along the line
-  searched in full.
-* ``rescue=True``, the rescue search: once the search proves that the most
-  annoying computer can force a loss, every move is worth a loss and the
-  search can only prefer later ones; the real game places a 4 one time in
-  ten, at random.  So the position is searched again, in the time left (or
-  to the same fixed depth), against a computer that places only its most
-  annoying 2s (``make_placements(twos_only=True)``), and that move is played
-  if the second search completed at least the depth of the proof.  Moves the
-  full search does not call lost are unchanged.
-
-Time: the clock is read every ``CHECK_EVERY`` player nodes; when it has run
-out the running iteration raises ``TimeUp`` and is thrown away, and the move
-of the deepest completed iteration is played.  Depth 1 is never interrupted.
-An iteration is not started when the time left is less than the last
-iteration took, because the next one costs more than the last and would be
-abandoned anyway; that only shortens the think, it never changes a move.
+How each speed-up and option works, and why it keeps or changes the answer:
+docs/alphabeta.md.  The node functions are closures over local names built by
+one function each (``_player_node``, ``_frontier_node``, ``_computer_node``),
+wired by ``_make_tree``.
 """
 
 from __future__ import annotations
@@ -122,7 +90,7 @@ def search(
     ``reductions`` the value is the exact minimax of the reduced tree at every
     depth, what ``reference.best_moves`` computes; ``reductions=True`` switches
     late-move reductions on; ``rescue=True`` the rescue search of a proven
-    loss (module docstring), whose result reports ``rescued=True``.
+    loss (docs/alphabeta.md), whose result reports ``rescued=True``.
     ``trace`` (``explain``) receives the first search's iterations and tree.
 
     The cyclic garbage collector is paused for the search: the tables allocate
@@ -319,29 +287,104 @@ def _root(
     return best, best_index
 
 
+NodeFunction = Callable[[Board, int, float, float], float]
+"""A node of the tree: (board, player moves to go, alpha, beta) -> its fail-hard value."""
+
+
+def _unconnected(board: Board, depth: int, alpha: float, beta: float) -> float:
+    """The node a node calls until ``_make_tree`` connects the real one."""
+    raise RuntimeError("alpha-beta's node functions were called before they were connected")
+
+
+class _Node(NamedTuple):
+    """One kind of node: its function and the nodes and cutoffs it has counted."""
+
+    visit: NodeFunction
+    counts: Callable[[], tuple[int, int]]
+
+
+class _Clock:
+    """When a node may interrupt the search: once ``timed`` (depth 1 is done and a deadline applies) and expired.
+
+    Node functions read it every ``CHECK_EVERY`` of their nodes only, so its
+    attributes cost nothing on the hot path.
+    """
+
+    __slots__ = ("timed", "expired")
+
+    def __init__(self, deadline: Deadline) -> None:
+        self.timed = False
+        self.expired = deadline.expired
+
+
 def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, switches: _Switches) -> _Tree:
-    """The node functions, as closures over this search's tables and counters (local names are the fastest)."""
+    """This search's tables and counters, and its three kinds of node wired to call each other.
+
+    Each kind of node is a closure built by its own function, over local
+    names only (the fastest lookups CPython has); the player and the
+    computer call each other through a name each is given once built.
+    """
     transposition, ordering, reductions, twos_only, count_hits = switches
-    placements = make_placements(twos_only)
+    table_type = (_CountingTable if count_hits else dict) if transposition else _Forgetful
+    tables: list[dict[Board, tuple[float, int]]] = [table_type() for _ in range(MAX_DEPTH + 1)]
+    hints: dict[Board, int] = {} if ordering else _Forgetful()
+    leaf_values: dict[Board, float] = {}
+    clock = _Clock(deadline)
+    frontier = _frontier_node(evaluate, clock, win_possible, leaf_values)
+    computer, connect_computer = _computer_node(make_placements(twos_only), ordering)
+    player, connect_player = _player_node(evaluate, clock, win_possible, reductions, tables, hints, leaf_values)
+    connect_computer(player.visit, frontier.visit)
+    connect_player(computer.visit)
+    root_nodes = 0
+
+    def any_player(board: Board, depth: int, alpha: float, beta: float) -> float:
+        """A max node at any ``depth`` ≥ 1 (``explain`` asks about nodes the search visited)."""
+        return frontier.visit(board, depth, alpha, beta) if depth == 1 else player.visit(board, depth, alpha, beta)
+
+    def table_hits() -> int:
+        return sum(getattr(table, "hits", 0) for table in tables)
+
+    def count_nodes(n: int) -> None:
+        nonlocal root_nodes
+        root_nodes += n
+
+    def counts() -> tuple[int, int]:
+        nodes, cutoffs = root_nodes, 0
+        for node in (frontier, computer, player):
+            more_nodes, more_cutoffs = node.counts()
+            nodes += more_nodes
+            cutoffs += more_cutoffs
+        return nodes, cutoffs
+
+    def start_clock() -> None:
+        clock.timed = True
+
+    return _Tree(computer.visit, any_player, count_nodes, counts, start_clock, table_hits)
+
+
+def _player_node(
+    evaluate: Evaluator,
+    clock: _Clock,
+    win_possible: bool,
+    reductions: bool,
+    tables: list[dict[Board, tuple[float, int]]],
+    hints: dict[Board, int],
+    leaf_values: dict[Board, float],
+) -> tuple[_Node, Callable[[NodeFunction], None]]:
+    """Max nodes with 2 or more moves to go, and the function that gives them the computer's node to call."""
     spread0, spread1, spread2, spread3 = spread_tables()
     row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
     eights, fours, twos, ones = EIGHTS, FOURS, TWOS, ONES
     win_score = WIN_SCORE
     orders, natural = ORDERS, NATURAL_ORDER
-    expired = deadline.expired
     # The one switch of late-move reductions: off, no node is deep enough to reduce (``late`` is never true).
     reduce_min_depth = REDUCE_MIN_DEPTH if reductions else MAX_DEPTH + 1
     reduce_from, reduction, infinity = REDUCE_FROM, REDUCTION, INFINITY
-
-    table_type = (_CountingTable if count_hits else dict) if transposition else _Forgetful
-    tables: list[dict[Board, tuple[float, int]]] = [table_type() for _ in range(MAX_DEPTH + 1)]
-    hints: dict[Board, int] = {} if ordering else _Forgetful()
-    replies: dict[Board, list[Board]] = {}
-    leaf_values: dict[Board, float] = {}
+    late_first = _late_first
     nodes = 0
     cutoffs = 0
     countdown = CHECK_EVERY
-    timed = False  # set once depth 1 is done and a deadline applies
+    computer: NodeFunction = _unconnected
 
     def player(board: Board, depth: int, alpha: float, beta: float) -> float:
         """Max node: ``board`` after a placement, ``depth`` ≥ 2 player moves to go (1: ``frontier``)."""
@@ -349,7 +392,7 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
         countdown -= 1
         if not countdown:
             countdown = CHECK_EVERY
-            if timed and expired():
+            if clock.timed and clock.expired():
                 raise TimeUp
         table = tables[depth]
         entry = table.get(board)
@@ -381,7 +424,9 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
         )
         hint = hints.get(board)
         late = depth >= reduce_min_depth
-        order = late_first(board, kids, hint) if late else natural if hint is None else orders[hint]
+        order = (
+            late_first(board, kids, hint, evaluate, leaf_values) if late else natural if hint is None else orders[hint]
+        )
         best = alpha
         best_index = -1
         moved = False
@@ -427,37 +472,59 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
         table[board] = (best, EXACT)
         return best
 
-    def late_first(board: Board, kids: tuple[Board, ...], hint: int | None) -> list[int]:
-        """The legal moves of a node that reduces late moves: the hint, then best static evaluation first.
+    def connect(computer_node: NodeFunction) -> None:
+        nonlocal computer
+        computer = computer_node
 
-        Only nodes far from the horizon sort, so the four evaluations (cached
-        with the leaves) cost little beside the subtrees they order.
-        """
-        scored = []
-        for i in range(4):
-            child = kids[i]
-            if child != board and i != hint:
-                value = leaf_values.get(child)
-                if value is None:
-                    value = leaf_values[child] = evaluate(child)
-                scored.append((value, i))
-        scored.sort(reverse=True)
-        ordered = [i for _, i in scored]
-        return ordered if hint is None else [hint] + ordered
+    def counts() -> tuple[int, int]:
+        return nodes, cutoffs
+
+    return _Node(player, counts), connect
+
+
+def _late_first(
+    board: Board, kids: tuple[Board, ...], hint: int | None, evaluate: Evaluator, leaf_values: dict[Board, float]
+) -> list[int]:
+    """The legal moves of a node that reduces late moves: the hint, then best static evaluation first.
+
+    Only nodes far from the horizon sort, so the four evaluations (cached
+    with the leaves in ``leaf_values``) cost little beside the subtrees they order.
+    """
+    scored = []
+    for i in range(4):
+        child = kids[i]
+        if child != board and i != hint:
+            value = leaf_values.get(child)
+            if value is None:
+                value = leaf_values[child] = evaluate(child)
+            scored.append((value, i))
+    scored.sort(reverse=True)
+    ordered = [i for _, i in scored]
+    return ordered if hint is None else [hint] + ordered
+
+
+def _frontier_node(evaluate: Evaluator, clock: _Clock, win_possible: bool, leaf_values: dict[Board, float]) -> _Node:
+    """Max nodes one move from the horizon (``depth`` is 1): a player node without table or ordering.
+
+    Most player nodes are here.  Without the table's probe and store they
+    are cheaper, and the few more nodes searched without it cost about as
+    much (docs/results.md), so the simpler node wins; the leaf values are
+    cached instead (``leaf_values``).
+    """
+    spread0, spread1, spread2, spread3 = spread_tables()
+    row_left, row_right, col_up, col_down = ROW_LEFT, ROW_RIGHT, COL_UP, COL_DOWN
+    eights, fours, twos, ones = EIGHTS, FOURS, TWOS, ONES
+    win_score = WIN_SCORE
+    nodes = 0
+    cutoffs = 0
+    countdown = CHECK_EVERY
 
     def frontier(board: Board, depth: int, alpha: float, beta: float) -> float:
-        """Max node one move from the horizon (``depth`` is 1): ``player`` without table or ordering.
-
-        Most player nodes are here.  Without the table's probe and store they
-        are cheaper, and the few more nodes searched without it cost about as
-        much (docs/results.md), so the simpler node wins; the leaf values are
-        cached instead (``leaf_values``).
-        """
         nonlocal nodes, cutoffs, countdown
         countdown -= 1
         if not countdown:
             countdown = CHECK_EVERY
-            if timed and expired():
+            if clock.timed and clock.expired():
                 raise TimeUp
         # move_tables.afterstates, inlined (tests/test_board_inlined_copies.py)
         r0 = board & 0xFFFF
@@ -502,6 +569,22 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
             return alpha if value <= alpha else beta if value >= beta else value
         return best
 
+    def counts() -> tuple[int, int]:
+        return nodes, cutoffs
+
+    return _Node(frontier, counts)
+
+
+def _computer_node(
+    placements: Callable[[Board], list[Board]], ordering: bool
+) -> tuple[_Node, Callable[[NodeFunction, NodeFunction], None]]:
+    """Min nodes, and the function that gives them the player's and the frontier's nodes to call."""
+    replies: dict[Board, list[Board]] = {}
+    nodes = 0
+    cutoffs = 0
+    player: NodeFunction = _unconnected
+    frontier: NodeFunction = _unconnected
+
     def computer(board: Board, depth: int, alpha: float, beta: float) -> float:
         """Min node: ``board`` after a player move; the computer tries its most annoying placements.
 
@@ -530,22 +613,11 @@ def _make_tree(evaluate: Evaluator, deadline: Deadline, win_possible: bool, swit
             kids.insert(0, lowest)
         return alpha if best <= alpha else best
 
-    def any_player(board: Board, depth: int, alpha: float, beta: float) -> float:
-        """A max node at any ``depth`` ≥ 1 (``explain`` asks about nodes the search visited)."""
-        return frontier(board, depth, alpha, beta) if depth == 1 else player(board, depth, alpha, beta)
-
-    def table_hits() -> int:
-        return sum(getattr(table, "hits", 0) for table in tables)
-
-    def count_nodes(n: int) -> None:
-        nonlocal nodes
-        nodes += n
+    def connect(player_node: NodeFunction, frontier_node: NodeFunction) -> None:
+        nonlocal player, frontier
+        player, frontier = player_node, frontier_node
 
     def counts() -> tuple[int, int]:
         return nodes, cutoffs
 
-    def start_clock() -> None:
-        nonlocal timed
-        timed = True
-
-    return _Tree(computer, any_player, count_nodes, counts, start_clock, table_hits)
+    return _Node(computer, counts), connect
