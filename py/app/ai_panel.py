@@ -11,6 +11,7 @@ view's live region.  ``AiControls`` runs the actions (hint, step, autoplay).
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, DEFAULT_PRESET, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.network_download import download, page_folder, ready_text
+from app.panel_focus import focus_board
 from app.wiring import Wiring
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -80,9 +81,7 @@ class AiPanel:
     def _changed_by(self, control: Any) -> None:
         if self._pointed is control:
             self._pointed = None
-            board = self.document.getElementById("board")
-            if board is not None:
-                board.focus()
+            focus_board(self.document)
 
     def worker_ready(self) -> None:
         """A worker answered: its presets fill the list, and a chosen learned network is downloaded again."""

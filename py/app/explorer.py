@@ -1,14 +1,18 @@
 """The search explorer: the panel that shows why the AI moves, drawn from the worker's explanation.
 
 Closed by default; the "Search explorer" button or ``E`` opens it (the choice
-is saved).  While it is open, every AI decision (hint, step, autoplay) is
+is saved), with the focus on its heading; closing it gives the focus back to
+the board.  While it is open, every AI decision (hint, step, autoplay) is
 asked of the worker's ``explain`` instead of ``think`` (``AiControls`` asks
 ``wants_explanation``), and the answer's ``explanation`` is drawn here: the
+board it is about (before the AI's move, with the chosen move's arrow), the
 root moves as bars (exact values, or the bound alpha-beta proved), the
 iterations, the principal variation as small boards, the computer's
 placements as a heat map with a text equivalent, and the pruning figures.
 "Exact values" asks the worker again, at the same fixed depth and on the
-board the explanation is about, for every move's exact value.  Nothing is computed here: the main thread only draws.
+board the explanation is about, for every move's exact value; the
+step-by-step tree is built for that board too (``explained_board``).
+Nothing is computed here: the main thread only draws.
 
 The drawing functions return HTML strings built from the explanation, so
 CPython tests read them without a browser; every text is escaped.
@@ -16,7 +20,8 @@ CPython tests read them without a browser; every text is escaped.
 
 from html import escape
 
-from app.view import colour_class
+from app.panel_focus import focus_board, focus_heading
+from app.view import ARROWS, colour_class
 from app.wiring import Wiring
 from game2048.values import format_value
 
@@ -71,6 +76,7 @@ class Explorer:
         el = document.getElementById
         self.toggle_button = el("explorer-toggle")
         self.panel = el("explorer")
+        self.heading = el("explorer-heading")
         self.status = el("explorer-status")
         self.decision = el("explorer-decision")
         self.shown = 0
@@ -87,8 +93,17 @@ class Explorer:
         """Whether the next decision should be explained (the panel is open)."""
         return self.is_open
 
+    def explained_board(self) -> int | None:
+        """The board the shown explanation is about (``None`` before the first): the step-by-step builds its tree."""
+        return self.last_board
+
     def toggle(self) -> None:
+        """Open or close the panel (the button, ``E``): the focus goes to its heading, or back to the board."""
         self._set_open(not self.is_open)
+        if self.is_open:
+            focus_heading(self.heading)
+        else:
+            focus_board(self.document)
 
     def _set_open(self, open_: bool, save: bool = True) -> None:
         self.panel.hidden = not open_
@@ -162,6 +177,7 @@ def render_explanation(explanation: dict[str, Any]) -> str:
     """The whole panel body for one explanation."""
     decision = explanation["decision"]
     parts = [
+        _board_section(explanation),
         _root_section(explanation),
         _iterations_section(explanation["iterations"]),
         _pv_section(explanation.get("pv")),
@@ -177,6 +193,26 @@ def render_explanation(explanation: dict[str, Any]) -> str:
         items = "".join(f"<li>{escape(names.get(part, part))}: {escape(unfinished[part])}</li>" for part in order)
         parts.append(f'<p class="explorer-note">Cut short by the explanation\u2019s time limit:</p><ul>{items}</ul>')
     return "".join(parts)
+
+
+def _board_section(explanation: dict[str, Any]) -> str:
+    """The board the explanation is about, drawn readably, with the chosen move's arrow over it."""
+    rows = explanation.get("rows")
+    if not rows:
+        return ""
+    move = explanation["decision"].get("move")
+    arrow = ARROWS.get(move) if isinstance(move, str) else None
+    overlay = f'<span class="explained-arrow" aria-hidden="true">{arrow}</span>' if arrow else ""
+    said = f"The AI moves <strong>{escape(str(move))} {arrow}</strong>." if arrow else "No move is legal."
+    text = "/".join(",".join(str(int(v)) for v in row) for row in rows)
+    return (
+        '<section class="explorer-part explained" aria-labelledby="explorer-board-title">'
+        '<h3 id="explorer-board-title">The board explained</h3>'
+        f'<div class="explained-board" id="explorer-board" data-rows="{text}">'
+        f"{mini_board(rows, None, 'The board explained')}{overlay}</div>"
+        f'<p class="explorer-note">The position the AI searched, before its move. {said} '
+        "Everything below, the exact values and the step-by-step tree are about this board.</p></section>"
+    )
 
 
 def _root_section(explanation: dict[str, Any]) -> str:
@@ -256,11 +292,15 @@ def _iterations_section(iterations: list[dict[str, Any]]) -> str:
 
 
 def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") -> str:
-    """A small 4×4 board; ``mark`` outlines one cell (the tile just placed)."""
+    """A small 4×4 board; ``mark`` outlines one cell (the tile just placed).
+
+    Each tile carries its number of digits (``digits-N``), so the style sizes
+    a 16384 to stay on one line and readable (explorer.css).
+    """
     cells = []
     for r, row in enumerate(rows):
         for c, value in enumerate(row):
-            cls = colour_class(int(value)) if value else "empty"
+            cls = f"{colour_class(int(value))} digits-{len(str(int(value)))}" if value else "empty"
             if mark is not None and 4 * r + c == mark:
                 cls += " marked"
             cells.append(f'<span class="mini-cell {cls}">{int(value) if value else ""}</span>')

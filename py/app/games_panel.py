@@ -17,6 +17,7 @@ except ImportError:
     pass
 
 from app.lab_files import MAX_FILE_CHARS
+from app.panel_focus import focus_board, focus_heading
 from app.wiring import Wiring
 
 GAMES_KEY_LETTER = "g"
@@ -138,7 +139,12 @@ class GamesPanel:
         return not self.panel.hidden
 
     def toggle(self) -> None:
+        """Open or close the panel (the button, ``G``): the focus goes to its heading, or back to the board."""
         self.set_open(not self.is_open)
+        if self.is_open:
+            focus_heading(self.document.getElementById("games-heading"))
+        else:
+            focus_board(self.document)
 
     def set_open(self, open_: bool) -> None:
         was_open = self.is_open

@@ -161,6 +161,7 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
         create_proxy,
         evaluation=lambda: ai_panel.settings.request([]),
         on_worker_failed=controls.fail,
+        explained_board=explorer.explained_board,
     )
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)

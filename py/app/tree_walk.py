@@ -1,4 +1,8 @@
-"""Alpha-beta step by step: the page's walk through the real tree of the current board, node by node.
+"""Alpha-beta step by step: the page's walk through the real tree of the explained board, node by node.
+
+The board is the one the explorer explains above it (``board``, from
+``Explorer.explained_board``), whatever the game has done since; before any
+explanation, the board in play.
 
 The tree is built in the AI worker (``trace`` in ``py/app/ai_worker.py``,
 ``game2048.search.stepwise``), never on the main thread; this module only
@@ -130,13 +134,16 @@ class TreeWalk:
         create_proxy: Callable[[Callable[..., Any]], Any],
         evaluation: Callable[[], dict[str, Any]] | None = None,
         on_worker_failed: Callable[[dict[str, Any]], None] | None = None,
+        explained_board: Callable[[], int | None] | None = None,
     ) -> None:
+        """``explained_board`` gives the board the explorer explains (``None``: the board in play)."""
         self.document = document
         self.client = client
         self.session = session
         self._wiring = Wiring(create_proxy)
         self.evaluation = evaluation or (lambda: {})
         self.on_worker_failed = on_worker_failed
+        self.explained_board = explained_board or (lambda: None)
         self.trace: dict[str, Any] | None = None
         self.variants: list[dict[str, Any]] = []
         self.children: dict[int, list[int]] = {}
@@ -174,7 +181,8 @@ class TreeWalk:
         intro = el(
             "p",
             "tw-intro",
-            "The real game tree of this board, walked node by node: the player (max) moves, the computer "
+            "The real game tree of the board explained above (the board in play until the AI has been asked), "
+            "walked node by node: the player (max) moves, the computer "
             "(min) places its most annoying tiles. Watch \u03b1 and \u03b2 travel down, values back up, "
             "and branches pruned once \u03b1 \u2265 \u03b2.",
         )
@@ -238,12 +246,15 @@ class TreeWalk:
     # -- actions ------------------------------------------------------------------------------
 
     def build(self, rows: list[list[int]] | None = None) -> None:
-        """Ask the worker for the tree of the current board (or ``rows``), with the depth and switches shown."""
+        """Ask the worker for the tree of the explained board (or ``rows``), with the depth and switches shown."""
         if not self.client.ready:
             self._set_status(self.client.error or "The AI is still loading: the tree is built in its worker.")
             self.update_buttons()
             return
-        self.rows = rows if rows is not None else to_rows(self.session.game.board)
+        if rows is None:
+            explained = self.explained_board()
+            rows = to_rows(self.session.game.board if explained is None else explained)
+        self.rows = rows
         self._request += 1
         self._wiring.spawn(self._fetch(self._request, self.rows))
 
@@ -367,7 +378,11 @@ class TreeWalk:
         board = self._el("div", "tw-mini", role="img", aria_label=_board_words(ranks))
         for value in ranks_to_values(ranks):
             board.appendChild(
-                self._el("span", f"tw-cell tw-v{min(value, 4096)}" if value else "tw-cell", str(value) if value else "")
+                self._el(
+                    "span",
+                    f"tw-cell tw-v{min(value, 4096)} digits-{len(str(value))}" if value else "tw-cell",
+                    str(value) if value else "",
+                )
             )
         return board
 

@@ -197,3 +197,27 @@ def test_a_pattern_reads_row_by_row() -> None:
 
     assert pattern_cells([12, 13, 14, 8, 9, 10]) == "row 4: columns 1, 2, 3; row 3: columns 1, 2, 3"
     assert pattern_cells([3, 7]) == "row 1: column 4; row 2: column 4"
+
+
+def test_every_explanation_starts_with_the_board_it_explains_and_the_chosen_moves_arrow() -> None:
+    explanation = explain(from_rows(ROWS), depth=3, analysis_ms=1000)
+    html = render_explanation(explanation)
+    assert html.index('id="explorer-board"') < html.index('id="explorer-root"')
+    assert 'data-rows="2,4,8,0/0,2,0,0/4,0,0,16/2,0,0,2"' in html
+    arrow = {"up": "\u2191", "right": "\u2192", "down": "\u2193", "left": "\u2190"}[explanation["decision"]["move"]]
+    assert f'<span class="explained-arrow" aria-hidden="true">{arrow}</span>' in html
+    assert "digits-2" in html  # the 16: small boards size each number by its digits
+
+
+def test_opening_focuses_the_heading_and_closing_gives_the_board_the_focus() -> None:
+    document = Document()
+    focused: list[str] = []
+    for name in ("explorer-heading", "board"):
+        document.elements[name] = Element(name)
+        document.elements[name].focus = lambda name=name: focused.append(name)
+    session = SimpleNamespace(game=SimpleNamespace(board=from_rows(ROWS)))
+    explorer = Explorer(document, Client(), session, Storage(MemoryBackend()), lambda f: f)
+    explorer.toggle()
+    assert explorer.is_open and focused == ["explorer-heading"]
+    explorer.toggle()
+    assert not explorer.is_open and focused == ["explorer-heading", "board"]

@@ -300,3 +300,14 @@ def test_a_lost_board_is_one_step(rows) -> None:
     walk = _built(rows=rows)
     assert len(walk.trace["steps"]) == 1 and walk.trace["move"] is None
     assert _off(walk.step_buttons["next"]) and "none (lost)" in walk.status.textContent
+
+
+def test_the_tree_is_built_for_the_board_the_explorer_explains_whatever_the_game_did_since() -> None:
+    client = EngineClient()
+    explained = from_rows(GOLDEN)
+    _built(client=client, rows=[[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]], explained_board=lambda: explained)
+    assert client.calls[-1][1]["rows"] == GOLDEN
+    # Before any explanation, the board in play.
+    in_play = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]
+    unexplained = _built(client=EngineClient(), rows=in_play, explained_board=lambda: None)
+    assert unexplained.rows == in_play

@@ -122,3 +122,88 @@ def test_exact_values_after_an_ai_step_come_for_the_board_it_explained(open_page
     assert all(e["exact"] == "true" for e in root.values() if "illegal" not in e["cls"])
     assert "board changed" not in page.text_content("#explorer-status")
     assert run.errors == []
+
+
+def _in_view(page, selector: str) -> bool:
+    """The whole element is inside the viewport."""
+    return page.eval_on_selector(
+        selector,
+        """el => { const r = el.getBoundingClientRect();
+                   return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }""",
+    )
+
+
+def _explained_rows(page) -> list[list[int]]:
+    text = page.get_attribute("#explorer-board", "data-rows")
+    return [[int(v) for v in row.split(",")] for row in text.split("/")]
+
+
+def _focused(page) -> str:
+    return page.evaluate("() => document.activeElement && document.activeElement.id")
+
+
+def test_at_1280_the_board_and_its_explanation_are_in_view_together_and_the_explored_board_is_drawn(open_page):
+    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("e")
+    assert _focused(page) == "explorer-heading"  # opening moves the focus to the panel's heading
+    before = read_board(page)
+    page.keyboard.press("n")
+    wait_decisions(page, 1)
+    _explained(page, 1)
+    assert read_board(page) != before  # the game moved on; the explorer still draws the board it explains
+    assert _explained_rows(page) == before
+    move = page.text_content("#readout-move")
+    assert (
+        page.text_content("#explorer-board .explained-arrow")
+        == {"up": "↑", "right": "→", "down": "↓", "left": "←"}[move]
+    )
+    assert _in_view(page, "#board") and _in_view(page, "#explorer-root")
+    # Beside the board, not under it.
+    board_right = page.eval_on_selector("#board", "el => el.getBoundingClientRect().right")
+    assert page.eval_on_selector("#explorer", "el => el.getBoundingClientRect().left") > board_right
+    # The step-by-step builds its tree for that same board.
+    page.wait_for_selector("#tw-build:not([disabled])", timeout=30_000)
+    page.click("#tw-build")
+    page.wait_for_selector("#tree-walk[data-builds]", timeout=30_000)
+    root_cells = page.eval_on_selector_all(
+        "#tw-path .tw-mini >> nth=0 >> .tw-cell", "els => els.map(e => e.textContent)"
+    )
+    assert [int(t or 0) for t in root_cells] == [v for row in before for v in row]
+    # Closing gives the board the keys again.
+    page.keyboard.press("e")
+    assert page.is_hidden("#explorer") and _focused(page) == "board"
+    assert run.errors == []
+
+
+def test_on_a_phone_the_explorer_is_a_column_and_every_small_tile_number_is_readable_on_one_line(open_page):
+    rows = "16384,1024,512,256/2,4,8,16/0,0,0,0/0,0,0,2"
+    run = open_page(f"rows={rows}", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = run.page
+    wait_ai_ready(page)
+    page.click("#explorer-toggle")
+    assert _focused(page) == "explorer-heading" and _in_view(page, "#explorer-heading")
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    _explained(page, 1)
+    assert _explained_rows(page) == [[int(v) for v in row.split(",")] for row in rows.split("/")]
+    board_left = page.eval_on_selector("#board", "el => el.getBoundingClientRect().left")
+    assert abs(page.eval_on_selector("#explorer", "el => el.getBoundingClientRect().left") - board_left) < 20
+    page.click("#tw-build")
+    page.wait_for_selector("#tree-walk[data-builds]", timeout=30_000)
+    sizes = page.eval_on_selector_all(
+        "#explorer .mini-cell, #explorer .tw-cell",
+        """els => els.filter(e => e.textContent.trim()).map(e => {
+            const range = document.createRange(); range.selectNodeContents(e);
+            const text = range.getBoundingClientRect(), cell = e.getBoundingClientRect();
+            return {n: e.textContent, px: parseFloat(getComputedStyle(e).fontSize),
+                    lines: range.getClientRects().length,
+                    inside: text.left >= cell.left - 0.5 && text.right <= cell.right + 0.5}; })""",
+    )
+    assert any(s["n"] == "16384" for s in sizes)
+    for size in sizes:
+        assert size["px"] >= 11 and size["lines"] == 1 and size["inside"], size
+    overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
+    assert overflow <= 0
+    assert run.errors == []

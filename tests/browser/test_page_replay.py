@@ -178,3 +178,22 @@ def test_play_from_here_brings_the_board_into_view_with_the_keys(open_page):
     page.keyboard.press("ArrowLeft")
     wait_settled(page)
     assert run.errors == []
+
+
+def test_your_games_opens_at_its_heading_and_closing_gives_the_board_the_keys(open_page):
+    run = open_page("seed=5", viewport={"width": 390, "height": 844})
+    page = run.page
+    wait_settled(page)
+    page.keyboard.press("g")
+    assert page.is_visible("#games-panel")
+    assert page.evaluate("() => document.activeElement.id") == "games-heading"
+    in_view = "el => { const r = el.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+    assert page.eval_on_selector("#games-heading", in_view)
+    page.keyboard.press("g")
+    assert page.is_hidden("#games-panel")
+    assert page.evaluate("() => document.activeElement.id") == "board"
+    before = read_board(page)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    assert read_board(page) != before
+    assert run.errors == []
