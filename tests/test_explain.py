@@ -230,3 +230,35 @@ def test_the_learned_evaluation_explains_the_chosen_afterstate_cell_by_cell() ->
     assert patterns["value"] == pytest.approx(VALUE(after), abs=0.1) and patterns["tiles"] == score_of_tiles(after)
     assert len(patterns["top"]) == 3 and patterns["top"][0]["value"] >= patterns["top"][-1]["value"]
     assert explain(board, depth=2, algorithm="expectimax")["patterns"] is None  # other presets have none
+
+
+def test_why_compares_the_chosen_line_with_the_runner_up_term_by_term():
+    from game2048.evaluation.terms import weighted_terms
+
+    board = B.from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    out = explain(board, depth=3, exact_root=True, analysis_ms=10_000)
+    why = out["why"]
+    values = {e["move"]: e["value"] for e in out["root"] if e["legal"]}
+    chosen = out["decision"]["move"]
+    assert why["chosen"]["move"] == chosen
+    assert why["runner_up"]["move"] == max((v, m) for m, v in values.items() if m != chosen)[1]
+    assert why["margin"] == pytest.approx(values[chosen] - values[why["runner_up"]["move"]])
+    for line in (why["chosen"], why["runner_up"]):
+        terms = weighted_terms("classic", B.from_rows(line["rows"]))
+        assert [t[1] for t in line["terms"]] == pytest.approx([v for _, v in terms], abs=1e-3)
+    assert why["deciding"] == max(why["differences"], key=lambda d: d[1])
+    assert why["chosen"]["rows"] == out["pv"]["plies"][-1]["rows"]  # the end of the line the search expects
+
+
+def test_expectimax_explains_its_chance_node_whose_mean_is_the_moves_value():
+    board = B.from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    out = explain(board, depth=3, algorithm="expectimax", analysis_ms=10_000)
+    chance = out["chance"]
+    chosen = next(e for e in out["root"] if e["chosen"])
+    after = B.move(board, chosen["move"])[0]
+    empty = [c for c in range(16) if not (after >> (4 * c)) & 0xF]
+    assert sorted(c["cell"] for c in chance["cells"]) == empty
+    assert sum(c["p_two"] + c["p_four"] for c in chance["cells"]) == pytest.approx(1.0)
+    assert chance["value"] == pytest.approx(chosen["value"], rel=1e-9)
+    assert out["analysis"]["unfinished"] == {}
+    assert explain(board, depth=1, algorithm="expectimax")["chance"] is None  # a leaf has no chance node

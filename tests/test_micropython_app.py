@@ -511,3 +511,25 @@ def test_records_lab_files_and_the_replays_words_are_the_same() -> None:
     micropython, cpython = json_outputs(RECORDS, {"types_stub.py": TYPES_STUB}, [text, None])
     assert micropython == cpython
     assert cpython[0] == ["seed 4", "seed 9"] and cpython[-1] == [9, 4]
+
+
+EXPLORER_DRAWING = """
+from app.explorer import render_explanation
+from app.glossary import glossary_html
+print(json.dumps([render_explanation(e) for e in json.loads(DATA)] + [glossary_html()]))
+"""
+
+
+def test_the_explorer_draws_alike_in_both_interpreters():
+    """The explorer's drawing (the why, the chance node, terms with their meanings) runs in the page's MicroPython."""
+    from game2048.board import from_rows
+    from game2048.search import explain
+
+    board = from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    explanations = [
+        explain(board, depth=3, exact_root=True, analysis_ms=10_000),
+        explain(board, depth=3, algorithm="expectimax", analysis_ms=10_000),
+    ]
+    micropython, cpython = json_outputs(EXPLORER_DRAWING, {}, explanations)
+    assert micropython == cpython
+    assert 'id="explorer-why"' in cpython[0] and 'id="explorer-chance"' in cpython[1]

@@ -10,8 +10,9 @@ view's live region.  ``AiControls`` runs the actions (hint, step, autoplay).
 
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, DEFAULT_PRESET, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
+from app.glossary import MEANINGS, mark_term
 from app.network_download import download, page_folder, ready_text
-from app.panel_focus import focus_board
+from app.panel_focus import KeysBack
 from app.wiring import Wiring
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -62,26 +63,10 @@ class AiPanel:
         self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
         self._wiring.listen(self.preset_select, "change", lambda _e: self._preset_changed())
         self._wiring.listen(self.reset_button, "click", lambda _e: self._reset_weights())
-        self._pointed: Any = None  # the control a pointer went down on, until its change
+        self._keys_back = KeysBack(document, self._wiring)
         for control in (self.algorithm_select, self.think_slider, self.pause_slider, self.preset_select):
-            self._hand_keys_back(control)
+            self._keys_back.watch(control)
         self._show_settings()
-
-    def _hand_keys_back(self, control: Any) -> None:
-        """After a mouse or touch changes ``control``, the focus goes back to the board, so the arrows play.
-
-        A control reached with Tab keeps the focus and its own keys (no pointer went down on it).
-        """
-        self._wiring.listen(control, "pointerdown", lambda _e: self._pointer_down(control))
-        self._wiring.listen(control, "change", lambda _e: self._changed_by(control))
-
-    def _pointer_down(self, control: Any) -> None:
-        self._pointed = control
-
-    def _changed_by(self, control: Any) -> None:
-        if self._pointed is control:
-            self._pointed = None
-            focus_board(self.document)
 
     def worker_ready(self) -> None:
         """A worker answered: its presets fill the list, and a chosen learned network is downloaded again."""
@@ -111,11 +96,15 @@ class AiPanel:
         self._save()
 
     def _algorithm_changed(self) -> None:
+        """A new algorithm brings its own preset (``DEFAULT_PRESET``): the change is said, not made silently."""
+        before = self.settings.preset
         self.settings.choose_algorithm(str(self.algorithm_select.value))
         if self.preset_defaults:
             self.settings.restrict_to(self.preset_defaults)
         self._show_settings()
         self._save()
+        if self.settings.preset != before:
+            self.set_status(preset_change_text(self.settings.algorithm, before, self.settings.preset))
 
     def _preset_changed(self) -> None:
         name = str(self.preset_select.value)
@@ -213,6 +202,8 @@ class AiPanel:
             caption = self.document.createElement("span")
             caption.className = "weight-name"
             caption.textContent = name
+            if WEIGHT_TERMS.get(name, name) in MEANINGS:
+                mark_term(caption, WEIGHT_TERMS.get(name, name))
             slider = self.document.createElement("input")
             slider.type = "range"
             slider.min, slider.max, slider.step = str(low), str(high), str(step)
@@ -223,7 +214,7 @@ class AiPanel:
             row.append(caption, slider, output)
             self.weights_box.appendChild(row)
             self._wiring.listen(slider, "input", self._on_weight_input(name, slider, output))
-            self._hand_keys_back(slider)
+            self._keys_back.watch(slider)
 
     # -- display ------------------------------------------------------------------------------
 
@@ -249,10 +240,18 @@ class AiPanel:
         }
         for key, text in fields.items():
             self.document.getElementById(f"readout-{key}").textContent = text
+        algorithm = ALGORITHM_TERMS.get(str(answer.get("algorithm")))
+        if algorithm is not None:
+            mark_term(self.document.getElementById("readout-algorithm"), algorithm)
         self.readout.setAttribute("data-decisions", str(self.decisions))
         self.readout.setAttribute("data-algorithm", str(answer.get("algorithm")))
         self.readout.setAttribute("data-preset", str(answer.get("preset")))
         self.readout.setAttribute("data-rescued", "true" if answer.get("rescued") else "false")
+
+
+WEIGHT_TERMS = {"empty": "empty-cells", "empty_weight": "empty-cells", "monotonicity_weight": "monotonicity"}
+"""A preset's weight named otherwise than its glossary entry (a weight of the entry's own name is its term)."""
+ALGORITHM_TERMS = {"alphabeta": "alpha-beta", "expectimax": "expectimax"}
 
 
 def _ms(value: float) -> str:
@@ -262,3 +261,11 @@ def _ms(value: float) -> str:
 
 def _number(value: float) -> str:
     return f"{value:.4g}"
+
+
+def preset_change_text(algorithm: str, before: str, after: str) -> str:
+    """What the status line says when choosing ``algorithm`` switched the preset from ``before`` to ``after``."""
+    return (
+        f"{ALGORITHMS.get(algorithm, algorithm)} plays with its own evaluation preset, {after} (it was {before}); "
+        "choose another under \u201cEvaluation preset and weights\u201d."
+    )

@@ -20,7 +20,8 @@ CPython tests read them without a browser; every text is escaped.
 
 from html import escape
 
-from app.panel_focus import focus_board, focus_heading
+from app.glossary import glossary_html, term
+from app.panel_focus import KeysBack, focus_board, focus_heading
 from app.view import ARROWS, colour_class
 from app.wiring import Wiring
 from game2048.values import format_value
@@ -38,11 +39,14 @@ EXACT_ROOT_MS = 2000.0
 PART_NAMES = (
     ("exact_root", "Exact values"),
     ("pv", "Principal variation"),
+    ("chance", "The tile the game places"),
     ("minimax", "Plain minimax count"),
     ("without_table", "Without the transposition table"),
     ("without_ordering", "Without the move ordering"),
 )
 """The explanation's parts, in the order the cut-short note lists them (MicroPython's dicts keep no order)."""
+EXACT_SETTING = "explorer_exact"
+"""The saved setting of the "exact value for every move" box (missing: on)."""
 ANALYSIS_MS_RANGE = (100.0, 2000.0)
 """The explanation's time after each decision: the think time, kept within this range."""
 
@@ -77,6 +81,10 @@ class Explorer:
         self.toggle_button = el("explorer-toggle")
         self.panel = el("explorer")
         self.heading = el("explorer-heading")
+        self.exact_box = el("explorer-exact-default")
+        glossary = el("glossary-list")
+        if glossary is not None:
+            glossary.innerHTML = glossary_html()
         self.status = el("explorer-status")
         self.decision = el("explorer-decision")
         self.shown = 0
@@ -84,6 +92,10 @@ class Explorer:
         self._wiring.listen(self.toggle_button, "click", lambda _e: self.toggle())
         self._wiring.listen(self.decision, "click", self._clicked)
         self._set_open(bool(storage.settings().get("explorer")), save=False)
+        if self.exact_box is not None:
+            self.exact_box.checked = storage.settings().get(EXACT_SETTING) is not False
+            self._wiring.listen(self.exact_box, "change", lambda _e: self._save_exact())
+            KeysBack(document, self._wiring).watch(self.exact_box, self.exact_box.closest("label"))
 
     @property
     def is_open(self) -> bool:
@@ -92,6 +104,15 @@ class Explorer:
     def wants_explanation(self) -> bool:
         """Whether the next decision should be explained (the panel is open)."""
         return self.is_open
+
+    def _save_exact(self) -> None:
+        settings = self.storage.settings()
+        settings[EXACT_SETTING] = bool(self.exact_box.checked)
+        self.storage.save_settings(settings)
+
+    def exact_by_default(self) -> bool:
+        """Whether explanations come with every root move's exact value (the box, on unless unticked)."""
+        return self.exact_box is None or bool(self.exact_box.checked)
 
     def explained_board(self) -> int | None:
         """The board the shown explanation is about (``None`` before the first): the step-by-step builds its tree."""
@@ -114,8 +135,14 @@ class Explorer:
             self.storage.save_settings(settings)
 
     def request_for(self, request: dict[str, Any]) -> dict[str, Any]:
-        """``think``'s request as an ``explain`` request: the same search, with the explanation's own time."""
-        return dict(request, analysis_ms=analysis_ms(request.get("think_ms") or 100))
+        """``think``'s request as an ``explain`` request: the same search, with the explanation's own time.
+
+        Root values are made exact (``exact_root``) when that fits in the explanation's time, unless the
+        player unticked the box to see the bounds alpha-beta proved; a move whose exact value did not fit
+        keeps its bound, said as one, and "Exact values" asks again.
+        """
+        exact = self.exact_by_default()
+        return dict(request, analysis_ms=analysis_ms(request.get("think_ms") or 100), exact_root=exact)
 
     def show(self, answer: dict[str, Any], request: dict[str, Any], board: int) -> None:
         """Draw the explanation of a decision the worker answered (``answer["explanation"]``)."""
@@ -179,10 +206,13 @@ def render_explanation(explanation: dict[str, Any]) -> str:
     parts = [
         _board_section(explanation),
         _root_section(explanation),
+        _why_section(explanation.get("why"), decision.get("algorithm")),
         _iterations_section(explanation["iterations"]),
         _pv_section(explanation.get("pv")),
         _patterns_section(explanation.get("patterns")),
-        _placements_section(explanation.get("placements")),
+        _chance_section(explanation.get("chance"))
+        if decision.get("algorithm") == "expectimax"
+        else _placements_section(explanation.get("placements")),
         _pruning_section(explanation.get("pruning"), decision.get("algorithm")),
     ]
     unfinished = (explanation.get("analysis") or {}).get("unfinished") or {}
@@ -215,12 +245,24 @@ def _board_section(explanation: dict[str, Any]) -> str:
     )
 
 
+def _signed(value: float) -> str:
+    """A difference for a person: "+0.9", "−5", "0"."""
+    return "0" if value == 0 else ("+" if value > 0 else "") + format_value(value)
+
+
+QUOTED_BOUND = "\u201c\u2264\u201d"
+BOUND_WORDS = "proved no better than the chosen move; Exact values says by how much"
+"""What a bound at the root means, said beside it."""
+
+
 def _root_section(explanation: dict[str, Any]) -> str:
+    """The root moves' values as bars: alpha-beta's exact values or bounds, expectimax's distance from the best."""
     root = explanation["root"]
     algorithm = explanation["decision"].get("algorithm")
     legal = [e for e in root if e["legal"] and e["value"] is not None]
     low = min((e["value"] for e in legal), default=0.0)
     high = max((e["value"] for e in legal), default=0.0)
+    behind = high - low  # expectimax: the farthest a move is behind the best
     rows = []
     for entry in root:
         move = escape(str(entry["move"]))
@@ -231,20 +273,29 @@ def _root_section(explanation: dict[str, Any]) -> str:
             )
             continue
         value = entry["value"]
-        width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
-        if entry["exact"]:
+        fill = "root-fill"
+        if algorithm == "expectimax":
+            # Expected values are all alike in size: each move is shown by how far it is behind the best, to scale.
+            gap = high - value
+            width = 0.0 if behind == 0 else 100 * gap / behind
+            text = "best" if gap == 0 else _signed(-gap)
+            kind = f"expected value {format_value(value)}"
+            fill = "root-fill behind"
+        elif entry["exact"]:
+            width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
             text = escape(format_value(value))
             kind = "exact (searched again)" if entry.get("source") == "exact_root" else "exact"
         else:
+            width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
             text = "\u2264 " + escape(format_value(value))
-            kind = "upper bound"
+            kind = BOUND_WORDS
         chosen = " chosen" if entry["chosen"] else ""
         mark = ' <span class="root-chosen">\u2605 chosen</span>' if entry["chosen"] else ""
         rows.append(
             f'<li class="root-move{chosen}{"" if entry["exact"] else " bound"}" data-move="{move}" '
-            f'data-exact="{str(entry["exact"]).lower()}" title="{kind}">'
+            f'data-exact="{str(entry["exact"]).lower()}" title="{escape(kind)}">'
             f'<span class="root-name">{move}</span>'
-            f'<span class="root-bar"><span class="root-fill" style="width:{width:.1f}%"></span></span>'
+            f'<span class="root-bar"><span class="{fill}" style="width:{width:.1f}%"></span></span>'
             f'<span class="root-value">{text}{mark}<span class="root-kind">{escape(kind)}</span></span></li>'
         )
     bounds = any(e["legal"] and not e["exact"] for e in root)
@@ -253,17 +304,115 @@ def _root_section(explanation: dict[str, Any]) -> str:
         if bounds and algorithm == "alphabeta"
         else ""
     )
-    note = (
-        "Values at the deepest completed depth. \u201c\u2264\u201d: alpha-beta proved the move no better "
-        "than this without its exact value."
-        if bounds
-        else "Values at the deepest completed depth."
-    )
+    if algorithm == "expectimax":
+        note = (
+            f"{term('expectimax', 'Expected values')} at the deepest completed {term('depth', 'depth')}, "
+            "shown by how far each move is behind the best; "
+            f"bars to scale (the longest: {escape(format_value(behind))})."
+        )
+    elif bounds:
+        note = (
+            f"Values at the deepest completed {term('depth', 'depth')}. {term('bound', QUOTED_BOUND)}: alpha-beta "
+            "proved the move no better than the chosen one without its exact value (the explanation\u2019s time "
+            "ran out before it)."
+        )
+    else:
+        note = f"{term('exact', 'Exact values')} at the deepest completed {term('depth', 'depth')}."
     return (
         '<section class="explorer-part" aria-labelledby="explorer-root-title">'
         '<h3 id="explorer-root-title">Root moves</h3>'
         f'<ul class="root-moves" id="explorer-root">{"".join(rows)}</ul>'
         f'<p class="explorer-note">{note} {button}</p></section>'
+    )
+
+
+def _why_section(why: dict[str, Any] | None, algorithm: Any) -> str:
+    """The chosen move's line beside the runner-up's: each term of the evaluation at their ends, and what decides."""
+    if not why:
+        return ""
+    mine, theirs = why["chosen"], why["runner_up"]
+    a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
+    rows = []
+    for (name, x), (_, y), (_, d) in zip(mine["terms"], theirs["terms"], why["differences"]):
+        rows.append(
+            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(format_value(x))}</td>'
+            f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
+        )
+    deciding = why.get("deciding")
+    margin = escape(format_value(why["margin"]))
+    if why["margin"] == 0:
+        sentence = f"<strong>{a}</strong> and {b} are worth the same: the search plays the first it tried"
+    elif deciding and deciding[1] > 0:
+        sentence = (
+            f"<strong>{a}</strong> over {b}: at the end of its line, {escape(str(deciding[0]))} "
+            f"<strong>{escape(_signed(deciding[1]))}</strong> decides most"
+        )
+    else:
+        sentence = f"<strong>{a}</strong> over {b}: no single term favours {a} at the lines\u2019 ends"
+    how = "an expectation over the tiles" if algorithm == "expectimax" else "the minimax value of the line"
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-why-title">'
+        '<h3 id="explorer-why-title">Why this move</h3>'
+        f'<p class="explorer-why" id="explorer-why">{sentence}; the moves\u2019 values differ by {margin} '
+        f"({how}).</p>"
+        '<div class="lines-compared">'
+        f"{mini_board(mine['rows'], None, 'End of the line after ' + str(mine['move']))}"
+        f"{mini_board(theirs['rows'], None, 'End of the line after ' + str(theirs['move']))}</div>"
+        '<div class="table-scroll"><table class="terms" id="explorer-terms">'
+        f"<caption>The {term('evaluation', 'evaluation')} of the board at the end of each line, term by term</caption>"
+        f'<thead><tr><th scope="col">Term</th><th scope="col">{a}</th><th scope="col">{b}</th>'
+        f'<th scope="col">{a} \u2212 {b}</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
+    )
+
+
+def _chance_section(chance: dict[str, Any] | None) -> str:
+    """Expectimax's chance node after the chosen move: each empty cell's 2 and 4, their odds, and the mean."""
+    if not chance:
+        return ""
+    mean = float(chance["value"])
+    by_cell = {int(c["cell"]): c for c in chance["cells"]}
+    weighted = [c["p_two"] * c["two"] + c["p_four"] * c["four"] for c in chance["cells"]]
+    cell_means = {
+        int(c["cell"]): (c["two"] * c["p_two"] + c["four"] * c["p_four"]) / (c["p_two"] + c["p_four"])
+        for c in chance["cells"]
+    }
+    low = min(cell_means.values())
+    high = max(cell_means.values())
+    rows = []
+    for r in range(4):
+        cells = []
+        for col in range(4):
+            cell = by_cell.get(4 * r + col)
+            if cell is None:
+                cells.append(f'<td class="heat-tile">{int(chance["rows"][r][col])}</td>')
+                continue
+            worth = cell_means[4 * r + col]
+            level = 0 if high == low else round(4 * (high - worth) / (high - low))  # darker: worse for you
+            words = (
+                f"row {r + 1}, column {col + 1}: a 2 (probability {cell['p_two']:.3f}) leaves "
+                f"{format_value(cell['two'] - mean)} from the mean, a 4 ({cell['p_four']:.3f}) "
+                f"{format_value(cell['four'] - mean)}"
+            )
+            cells.append(
+                f'<td class="heat heat-{level}" title="{escape(words)}" aria-label="{escape(words)}">'
+                f"<span>2: {escape(_signed(cell['two'] - mean))}</span>"
+                f"<span>4: {escape(_signed(cell['four'] - mean))}</span></td>"
+            )
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    n = len(chance["cells"])
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-chance-title">'
+        f'<h3 id="explorer-chance-title">The tile the game places after {escape(str(chance["move"]))}</h3>'
+        '<p class="explorer-note" id="explorer-chance-note">'
+        f"A {term('chance-node', 'chance node')}: expectimax does not assume the worst tile; "
+        f"each of the {n} empty cells gets a 2 with probability 0.9/{n} and a 4 with 0.1/{n}, "
+        "and the move is worth the weighted mean of what follows, "
+        f"<strong>{escape(format_value(sum(weighted)))}</strong>. Each cell shows its 2 and its 4 as the "
+        "difference from that mean.</p>"
+        '<table class="heat-map" id="explorer-chance"><caption>Value after a 2 and after a 4 in each empty cell, '
+        "from the mean; darker is worse for you</caption>"
+        f"<tbody>{''.join(rows)}</tbody></table></section>"
     )
 
 
@@ -283,10 +432,13 @@ def _iterations_section(iterations: list[dict[str, Any]]) -> str:
         )
     return (
         '<section class="explorer-part" aria-labelledby="explorer-iterations-title">'
-        '<h3 id="explorer-iterations-title">Iterations</h3><div class="table-scroll">'
-        '<table class="iterations" id="explorer-iterations"><thead><tr><th scope="col">Depth</th>'
-        '<th scope="col">Best</th><th scope="col">Value</th><th scope="col">Nodes</th>'
-        '<th scope="col">Cutoffs</th><th scope="col">Table hits</th><th scope="col">ms</th></tr></thead>'
+        f'<h3 id="explorer-iterations-title">{term("iterative-deepening", "Iterations")}</h3>'
+        '<div class="table-scroll"><table class="iterations" id="explorer-iterations">'
+        "<caption>One row per depth: each row counts that depth\u2019s own search (not a sum over depths)"
+        f'</caption><thead><tr><th scope="col">{term("depth")}</th>'
+        f'<th scope="col">Best</th><th scope="col">Value</th><th scope="col">{term("node", "Nodes")}</th>'
+        f'<th scope="col">{term("cutoff", "Cutoffs")}</th><th scope="col">{term("table-hit", "Table hits")}</th>'
+        '<th scope="col">ms</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )
 
@@ -330,7 +482,7 @@ def _pv_section(pv: dict[str, Any] | None) -> str:
     value = f", worth {escape(format_value(pv['value']))}" if pv.get("value") is not None else ""
     return (
         '<section class="explorer-part" aria-labelledby="explorer-pv-title">'
-        '<h3 id="explorer-pv-title">Principal variation</h3>'
+        f'<h3 id="explorer-pv-title">{term("pv")}</h3>'
         f'<p class="explorer-note">The line the search expects ({len(pv["plies"])} plies, to {end}{value}).</p>'
         f'<ol class="pv-strip" id="explorer-pv">{"".join(items)}</ol></section>'
     )
@@ -375,9 +527,10 @@ def _placements_section(heat: dict[str, Any] | None) -> str:
     return (
         '<section class="explorer-part" aria-labelledby="explorer-heat-title">'
         f'<h3 id="explorer-heat-title">The computer\u2019s reply to {escape(heat["move"])}</h3>'
-        f'<p class="explorer-note" id="explorer-kept">The min-node reduction {verb} '
-        f"<strong>{int(heat['kept'])} of {int(heat['possible'])}</strong> placements: the most annoying, "
-        "by \u2212smoothness + islands (higher is worse for you).</p>"
+        f'<p class="explorer-note" id="explorer-kept">The {term("reduction", "min-node reduction")} {verb} '
+        f"<strong>{int(heat['kept'])} of {int(heat['possible'])}</strong> placements: the most "
+        f"{term('annoyance', 'annoying')}, by \u2212{term('smoothness', 'smoothness')} + "
+        f"{term('islands', 'islands')} (higher is worse for you).</p>"
         '<table class="heat-map" id="explorer-heat"><caption>Annoyance of a 2 and of a 4 in each empty cell; '
         "outlined: kept by the reduction</caption>"
         f"<tbody>{''.join(rows)}</tbody></table>"
@@ -455,7 +608,8 @@ def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:
         )
     depth = int(pruning["depth"])
     rows = [
-        f'<tr><th scope="row">Alpha-beta, depth {depth}</th><td>{int(pruning["search_nodes"]):,}</td><td></td></tr>'
+        f'<tr><th scope="row">{term("alpha-beta")}, depth {depth} alone</th>'
+        f"<td>{int(pruning['search_nodes']):,}</td><td></td></tr>"
     ]
     minimax = pruning.get("minimax_nodes")
     if minimax:
@@ -466,10 +620,13 @@ def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:
         )
         share = 100 * int(pruning["search_nodes"]) / int(minimax)
         rows.append(
-            f'<tr><th scope="row">Plain minimax, same tree</th><td>{int(minimax):,}</td>'
+            f'<tr><th scope="row">Plain {term("minimax", "minimax")}, same tree</th><td>{int(minimax):,}</td>'
             f"<td>{how}; alpha-beta visits {share:.1f} %</td></tr>"
         )
-    for key, name in (("without_table", "transposition table"), ("without_ordering", "move ordering")):
+    for key, name in (
+        ("without_table", term("transposition-table", "transposition table")),
+        ("without_ordering", term("move-ordering", "move ordering")),
+    ):
         compared = pruning.get(key)
         if compared:
             saved = int(compared["without"]) - int(compared["with"])

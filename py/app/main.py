@@ -31,6 +31,7 @@ from app.editor import EDIT_KEY, PositionEditor  # noqa: E402
 from app.explorer import EXPLORER_KEY, Explorer  # noqa: E402
 from app.game_switch import GameSwitcher  # noqa: E402
 from app.games_panel import GAMES_KEY_LETTER, GamesPanel  # noqa: E402
+from app.glossary import TermTips, mark_terms  # noqa: E402
 from app.inputs import InputRouter  # noqa: E402
 from app.motion import MotionToggle  # noqa: E402
 from app.page_options import forget_option  # noqa: E402
@@ -180,7 +181,8 @@ def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySes
     game_keys[EDIT_KEY] = lambda: None if replay.view.is_open else editor.toggle()  # T plays the edited position
     history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
     router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
-    _keep_alive.extend([controls, ai_panel, editor, router, replay, panel])
+    mark_terms(document)  # the readout's and the settings' words explain themselves (app.glossary)
+    _keep_alive.extend([controls, ai_panel, editor, router, replay, panel, TermTips(document, create_proxy)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)

@@ -22,6 +22,7 @@ game's own listener (``InputRouter``, on ``document``), so arrows never move
 tiles from here.
 """
 
+from app.glossary import term
 from app.wiring import Wiring
 from game2048.board import to_rows
 from game2048.values import INFINITY, format_value
@@ -55,6 +56,7 @@ VARIANT_NAMES = (
     ((False, True), "Alpha-beta, natural order"),
     ((False, False), "Minimax (no pruning)"),
 )
+ALPHA, BETA = "\u03b1", "\u03b2"
 CUT = "\u03b1 \u2265 \u03b2"
 
 
@@ -178,13 +180,13 @@ class TreeWalk:
     def _build_markup(self) -> None:
         el = self._el
         title = el("h3", "tw-title", "Alpha-beta step by step")
-        intro = el(
-            "p",
-            "tw-intro",
+        intro = el("p", "tw-intro")
+        intro.innerHTML = (
             "The real game tree of the board explained above (the board in play until the AI has been asked), "
-            "walked node by node: the player (max) moves, the computer "
-            "(min) places its most annoying tiles. Watch \u03b1 and \u03b2 travel down, values back up, "
-            "and branches pruned once \u03b1 \u2265 \u03b2.",
+            f"walked {term('node', 'node')} by node: the player (max) moves, the computer (min) places its most "
+            f"{term('annoyance', 'annoying')} tiles. Watch {term('alpha', ALPHA)} and {term('beta', BETA)} "
+            "travel down, values back up, and branches pruned once \u03b1 \u2265 \u03b2 "
+            f"({term('cutoff', 'a cutoff')})."
         )
         options = el("div", "tw-options")
         self.build_button = el(
@@ -204,7 +206,10 @@ class TreeWalk:
         self.ordering_box.checked = True
         self.pruning_box.checked = True
         switches = []
-        for box, text in ((self.ordering_box, "Move ordering"), (self.pruning_box, "Pruning (off: plain minimax)")):
+        for box, text in (
+            (self.ordering_box, "Move ordering"),
+            (self.pruning_box, "Prune with \u03b1 and \u03b2 (off: plain minimax)"),
+        ):
             label = el("label", "tw-switch")
             label.append(box, el("span", "", text))
             switches.append(label)

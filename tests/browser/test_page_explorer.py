@@ -65,6 +65,7 @@ def test_exact_values_replace_the_bounds_and_the_explorer_stays_open_after_a_rel
     run = open_page("seed=42")
     page = run.page
     page.keyboard.press("e")
+    page.uncheck("#explorer-exact-default")  # the bounds alpha-beta proved, as it searched
     wait_ai_ready(page)
     for hint in range(1, 6):  # a position where alpha-beta leaves at least one move as a bound
         page.click("#ai-hint")
@@ -108,6 +109,7 @@ def test_exact_values_after_an_ai_step_come_for_the_board_it_explained(open_page
     page = run.page
     wait_ai_ready(page)
     page.keyboard.press("e")
+    page.uncheck("#explorer-exact-default")
     for step in range(1, 8):  # AI steps until one leaves a bound to make exact
         page.keyboard.press("n")
         wait_decisions(page, step)
@@ -206,4 +208,53 @@ def test_on_a_phone_the_explorer_is_a_column_and_every_small_tile_number_is_read
         assert size["px"] >= 11 and size["lines"] == 1 and size["inside"], size
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
+    assert run.errors == []
+
+
+def test_the_explorer_says_why_in_words_and_numbers_and_its_words_explain_themselves(open_page):
+    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("e")
+    page.keyboard.press("n")
+    wait_decisions(page, 1)
+    _explained(page, 1)
+    root = _root(page)
+    move = page.text_content("#readout-move")
+    for entry in (e for e in root.values() if "illegal" not in e["cls"]):  # exact by default; a bound says so
+        assert entry["exact"] == "true" or "proved no better than the chosen move" in entry["value"], entry
+    why = page.text_content("#explorer-why")
+    assert why.startswith(move) and ("decides most" in why or "worth the same" in why or "no single term" in why)
+    terms = page.eval_on_selector_all("#explorer-terms tbody th", "ths => ths.map(th => th.textContent)")
+    assert terms == ["smoothness", "monotonicity", "empty cells", "largest tile"]  # classic's four terms
+    # A technical word shows its meaning on hover and on keyboard focus, and is described by the glossary.
+    page.hover("#explorer-iterations thead .term >> text=Cutoffs")
+    assert page.is_visible("#term-tip") and "stopped early" in page.text_content("#term-tip")
+    page.focus('#ai-readout dt[data-term="depth"]')
+    assert "moves ahead" in page.text_content("#term-tip")
+    described = page.get_attribute('#ai-readout dt[data-term="depth"]', "aria-describedby")
+    assert "moves ahead" in page.text_content(f"#{described}")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#term-tip")
+    assert run.errors == []
+
+
+def test_expectimax_is_shown_as_itself(open_page):
+    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    page.select_option("#ai-algorithm", "expectimax")
+    assert "plays with its own evaluation preset, rows (it was classic)" in page.text_content("#ai-status")
+    page.keyboard.press("e")
+    page.keyboard.press("n")
+    wait_decisions(page, 1)
+    _explained(page, 1)
+    root = _root(page)
+    move = page.text_content("#readout-move")
+    assert root[move]["value"].startswith("best")
+    others = [e["value"] for m, e in root.items() if m != move and "illegal" not in e["cls"]]
+    assert others and all(v.startswith("\u2212") or v.startswith("best") for v in others)  # behind the best
+    assert page.locator("#explorer-chance td.heat").count() > 0  # the chance node, each empty cell's 2 and 4
+    assert page.locator("#explorer-heat").count() == 0  # not the min-node reduction expectimax does not use
+    assert "0.9/" in page.text_content("#explorer-chance-note")
     assert run.errors == []

@@ -7,7 +7,7 @@ search's tables, then reads them, within a budget of its own
 
 * ``root``: each move's value at the deepest completed depth, exact or the
   bound alpha-beta proved (``exact_root=True`` searches the bounds again,
-  full window, to make them exact);
+  full window, to make them exact; expectimax's values are exact already);
 * ``iterations``: one row per depth, the abandoned one included;
 * ``pv``: the line the search expects, re-derived from the warm tables with
   null windows around the known value (alpha-beta) or by following the best
@@ -16,6 +16,11 @@ search's tables, then reads them, within a budget of its own
   annoyance (−smoothness + islands) and whether ovolve's reduction keeps it;
 * ``patterns`` (the ``learned`` preset): the chosen move's afterstate as the
   network sees it, each cell's share of its value and the strongest patterns;
+* ``why``: the chosen move's line and the runner-up's (the legal move of the
+  next best exact value), the evaluation of the board at the end of each,
+  term by term (``evaluation.terms``), and the term that differs most;
+* ``chance`` (expectimax): the chosen move's chance node, each empty cell's
+  value after a 2 and after a 4 with their probabilities, and their mean;
 * ``pruning`` (alpha-beta): the nodes the search visited beside those a plain
   minimax visits on the same reduced tree (counted exactly where the budget
   allows, extrapolated beyond and marked so), and the nodes without the
@@ -123,6 +128,8 @@ def explain_decision(
         "placements": None,
         "pruning": None,
         "patterns": None,
+        "why": None,
+        "chance": None,
     }
     if last is not None:
         pv_index = last.move_index
@@ -131,12 +138,19 @@ def explain_decision(
             if exact_root:
                 explainer.exact_root(out["root"])
             out["pv"] = explainer.principal_variation(pv_index, last.value)
+            runner_up = _runner_up(out["root"], pv_index)
+            if runner_up is not None:
+                second = explainer.principal_variation(runner_up, out["root"][runner_up]["value"])
+                out["why"] = _why(options, out["root"], (pv_index, out["pv"]), (runner_up, second))
             out["pruning"] = explainer.pruning(searched)
         else:
-            if exact_root:
-                analysis.note("exact_root", "expectimax values are exact already")
             deadline.limit = analysis.limit  # the searcher reads it (timed searches only)
             out["pv"] = _expectimax_pv(board, trace.tree, last.depth, pv_index, evaluate, analysis)
+            out["chance"] = _chance(board, trace.tree, last.depth, pv_index, evaluate, analysis)
+            runner_up = _runner_up(out["root"], pv_index)
+            if runner_up is not None:
+                second = _expectimax_pv(board, trace.tree, last.depth, runner_up, evaluate, analysis)
+                out["why"] = _why(options, out["root"], (pv_index, out["pv"]), (runner_up, second))
         chosen = DIRECTIONS.index(result.move) if result.move is not None else pv_index
         out["placements"] = _placements(board, chosen, options.algorithm == "alphabeta")
         if options.preset_name == "learned":
@@ -220,6 +234,89 @@ def _patterns(board: Board, chosen: int) -> dict[str, Any]:
         "tiles": score_of_tiles(after),
         "top": [{"cells": list(cells), "value": round(weight, 1)} for cells, weight in top],
     }
+
+
+def _runner_up(root: list[dict[str, Any]], chosen: int) -> int | None:
+    """The legal move with the best exact value after the chosen one (a bound does not say how good a move is)."""
+    others = [(e["value"], i) for i, e in enumerate(root) if i != chosen and e["exact"] and e["value"] is not None]
+    return max(others)[1] if others else None
+
+
+def _line_end(pv: dict[str, Any]) -> list[list[int]] | None:
+    """The board at the end of a line: its last player move's (what the evaluation scored at the horizon)."""
+    moves = [ply for ply in pv["plies"] if ply["kind"] == "move"]
+    return moves[-1]["rows"] if moves else None
+
+
+def _why(
+    options: SearchOptions,
+    root: list[dict[str, Any]],
+    chosen: tuple[int, dict[str, Any]],
+    runner_up: tuple[int, dict[str, Any]],
+) -> dict[str, Any] | None:
+    """The two lines' end boards term by term, and the term that favours the chosen move most."""
+    from ..board import from_rows
+    from ..evaluation.terms import term_name, weighted_terms
+
+    lines = []
+    for index, pv in (chosen, runner_up):
+        end = _line_end(pv)
+        if end is None:
+            return None
+        terms = weighted_terms(options.preset_name, from_rows(end), options.weights)
+        lines.append(
+            {
+                "move": DIRECTIONS[index],
+                "value": root[index]["value"],
+                "rows": end,
+                "plies": len(pv["plies"]),
+                "end": pv["end"],
+                "terms": [[term_name(name), round(value, 4)] for name, value in terms],
+            }
+        )
+    differences = [
+        [name, round(mine - theirs, 4)]
+        for (name, mine), (_, theirs) in zip(lines[0]["terms"], lines[1]["terms"], strict=True)
+    ]
+    deciding = max(differences, key=lambda d: d[1]) if differences else None
+    return {
+        "chosen": lines[0],
+        "runner_up": lines[1],
+        "differences": differences,
+        "deciding": deciding,
+        "margin": root[chosen[0]]["value"] - root[runner_up[0]]["value"],
+    }
+
+
+def _chance(
+    board: Board, searcher: Any, depth: int, index: int, evaluate: Evaluator, analysis: _Analysis
+) -> dict[str, Any] | None:
+    """The chosen move's chance node as expectimax weighs it: each empty cell's 2 and 4, their values and odds.
+
+    The values come from the search's warm caches (``searcher.player`` at each
+    tile's probability, as the search reached it); their weighted mean is the
+    move's value.  At depth 1 the afterstate is a leaf, with no chance node.
+    """
+    if depth < 2:
+        return None
+    after = afterstates(board)[index]
+    empties = [cell for cell in range(16) if not (after >> (4 * cell)) & 0xF]
+    if not empties:
+        return None
+    two, four = expectimax.TWO_PROBABILITY / len(empties), expectimax.FOUR_PROBABILITY / len(empties)
+    cells = []
+    try:
+        for cell in empties:
+            if analysis.expired():
+                raise TimeUp
+            value_two = searcher.player(after | (1 << (4 * cell)), depth - 1, two)
+            value_four = searcher.player(after | (2 << (4 * cell)), depth - 1, four)
+            cells.append({"cell": cell, "two": value_two, "four": value_four, "p_two": two, "p_four": four})
+    except TimeUp:
+        analysis.note("chance", "the budget ran out before every cell was read")
+        return None
+    mean = sum(c["p_two"] * c["two"] + c["p_four"] * c["four"] for c in cells)
+    return {"move": DIRECTIONS[index], "rows": to_rows(after), "cells": cells, "value": mean}
 
 
 def _iteration(it: Any) -> dict[str, Any]:
