@@ -22,6 +22,8 @@ game's own listener (``InputRouter``, on ``document``), so arrows never move
 tiles from here.
 """
 
+from html import escape
+
 from app.glossary import term
 from app.wiring import Wiring
 from game2048.board import to_rows
@@ -119,6 +121,45 @@ def value_text(info: dict[str, Any]) -> str:
     return "searching" if best is None else f"best so far {format_value(best)}"
 
 
+OUTLINE_LIMIT = 300
+"""Nodes the tree-so-far lists at most (a depth-3 minimax reaches thousands); the rest are counted."""
+
+
+def outline_html(trace: dict[str, Any], state: dict[int, dict[str, Any]], current: int) -> str:
+    """The nodes reached so far as a nested list, root first, children in the order tried.
+
+    Each says its move or placement and what is known of its value; a pruned
+    branch is greyed with the cutoff that pruned it (α ≥ β and the window);
+    the current node is marked.  At most ``OUTLINE_LIMIT`` nodes are listed.
+    """
+    nodes = trace["nodes"]
+    children: dict[int, list[int]] = {}
+    for node in nodes:
+        if node["parent"] is not None and node["id"] in state:
+            children.setdefault(node["parent"], []).append(node["id"])
+    listed = [0]
+
+    def item(node_id: int) -> str:
+        listed[0] += 1
+        node, info = nodes[node_id], state[node_id]
+        here = " tw-o-here" if node_id == current else ""
+        kids = [k for k in children.get(node_id, []) if listed[0] < OUTLINE_LIMIT]
+        inner = "".join(item(k) for k in kids if listed[0] < OUTLINE_LIMIT)
+        below = f'<ul class="tw-o-list">{inner}</ul>' if inner else ""
+        return (
+            f'<li class="tw-o tw-o-{info["status"]}{here}" data-id="{node_id}">'
+            f'<span class="tw-o-label">{escape(str(node["label"]))}</span> '
+            f'<span class="tw-o-value">{escape(value_text(info))}</span>{below}</li>'
+        )
+
+    if not nodes or 0 not in state:
+        return ""
+    tree = item(0)
+    more = len(state) - listed[0]
+    rest = f'<p class="tw-o-more">\u2026 and {more} more nodes reached</p>' if more > 0 else ""
+    return f'<ul class="tw-o-list tw-o-root">{tree}</ul>{rest}'
+
+
 def window_text(info: dict[str, Any]) -> str:
     if "alpha" not in info:
         return ""
@@ -148,6 +189,7 @@ class TreeWalk:
         self.explained_board = explained_board or (lambda: None)
         self.trace: dict[str, Any] | None = None
         self.variants: list[dict[str, Any]] = []
+        self.unreduced: dict[str, Any] | None = None
         self.children: dict[int, list[int]] = {}
         self.index = 0
         self.rows: list[list[int]] | None = None  # the board the tree is built for
@@ -229,8 +271,10 @@ class TreeWalk:
         self.path = el("ol", "tw-path", id="tw-path", aria_label="Path from the root to the current node")
         self.kids_title = el("p", "tw-kids-title", "", id="tw-kids-title")
         self.kids = el("ul", "tw-children", id="tw-children", aria_labelledby="tw-kids-title")
+        self.outline_title = el("p", "tw-kids-title", "The tree so far: every node reached, pruned ones greyed")
+        self.outline = el("div", "tw-outline", id="tw-outline")
         self.tree = el("div", "tw-tree", id="tw-tree", hidden="")
-        self.tree.append(nav, self.explain, self.path, self.kids_title, self.kids)
+        self.tree.append(nav, self.explain, self.path, self.kids_title, self.kids, self.outline_title, self.outline)
         self.section.replaceChildren(title, intro, options, self.status, self.counts, self.tree)
 
     # -- wiring -------------------------------------------------------------------------------
@@ -303,6 +347,7 @@ class TreeWalk:
         """Draw a worker answer (``stepwise.variants``) from its first step."""
         self.trace = answer["trace"]
         self.variants = answer.get("variants", [])
+        self.unreduced = answer.get("unreduced")
         self.children = children_of(self.trace)
         self.index = 0
         trace = self.trace
@@ -355,7 +400,7 @@ class TreeWalk:
     def _draw_counts(self, trace: "dict[str, Any]") -> None:
         el = self._el
         self.counts.replaceChildren()
-        self.counts.appendChild(el("caption", "", "Leaves evaluated on this tree"))
+        self.counts.appendChild(el("caption", "", "Leaves and nodes of this tree: each search run once, at this depth"))
         head = el("tr")
         head.append(
             el("th", "", "Search", scope="col"), el("th", "", "Leaves", scope="col"), el("th", "", "Nodes", scope="col")
@@ -375,6 +420,17 @@ class TreeWalk:
                 el("th", "", name, scope="row"),
                 el("td", "", str(variant["leaves"])),
                 el("td", "", str(variant["nodes"])),
+            )
+            self.counts.appendChild(row)
+        unreduced = self.unreduced
+        if unreduced:
+            over = unreduced.get("over")
+            row = el("tr", "tw-unreduced")
+            row.setAttribute("data-variant", "unreduced")
+            row.append(
+                el("th", "", "The same search, every 2 and 4 in every empty cell (no min-node reduction)", scope="row"),
+                el("td", "", f"over {int(over):,}" if over else str(unreduced["leaves"])),
+                el("td", "", f"over {int(over):,}" if over else str(unreduced["nodes"])),
             )
             self.counts.appendChild(row)
         self.counts.hidden = False
@@ -408,6 +464,7 @@ class TreeWalk:
         while node is not None:
             path.append(node)
             node = nodes[node]["parent"]
+        self.outline.innerHTML = outline_html(trace, state, current)
         self.path.replaceChildren()
         for depth, node_id in enumerate(reversed(path)):
             self.path.appendChild(self._path_item(nodes[node_id], state.get(node_id), depth, node_id == current))

@@ -311,3 +311,14 @@ def test_the_tree_is_built_for_the_board_the_explorer_explains_whatever_the_game
     in_play = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]
     unexplained = _built(client=EngineClient(), rows=in_play, explained_board=lambda: None)
     assert unexplained.rows == in_play
+
+
+def test_the_tree_so_far_lists_the_reached_nodes_with_pruned_ones_greyed_and_the_cut() -> None:
+    trace = stepwise.compact(stepwise.trace(from_rows(GOLDEN), 2, count_empty, ordering=False, pruning=True))
+    cut_at = next(i for i, s in enumerate(trace["steps"]) if s["event"] == "cut")
+    state = walk_state(trace, cut_at)
+    html = tree_walk.outline_html(trace, state, trace["steps"][cut_at]["node"])
+    assert html.count('class="tw-o ') == len(state)  # every node reached, no other
+    assert html.count("tw-o-pruned") == 2 and "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)" in html
+    assert html.count("tw-o-here") == 1
+    assert tree_walk.outline_html(trace, walk_state(trace, 0), 0).count('class="tw-o ') == 1  # the root alone

@@ -107,3 +107,23 @@ def test_depth_3_and_no_sideways_scroll_on_a_360_px_screen(open_page):
     box = page.locator("#tree-walk").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= 360
     assert run.errors == []
+
+
+def test_the_tree_so_far_is_drawn_with_its_cuts_and_the_reductions_worth_is_counted(open_page):
+    run = _open(open_page, viewport={"width": 1280, "height": 800})
+    page = run.page
+    _build(page)
+    assert page.locator("#tw-outline li.tw-o").count() == 1  # the root, before any step
+    page.focus("#tw-next")
+    while page.get_attribute("#tree-walk", "data-event") != "cut":
+        page.keyboard.press("ArrowRight")
+    pruned = page.eval_on_selector_all("#tw-outline li.tw-o-pruned > .tw-o-value", "els => els.map(e => e.textContent)")
+    assert pruned and all(text.startswith("pruned: \u03b1 \u2265 \u03b2 (\u03b1 = ") for text in pruned)
+    assert page.locator("#tw-outline li.tw-o-here").count() == 1
+    reached = page.locator("#tw-outline li.tw-o").count()
+    page.keyboard.press("End")
+    assert page.locator("#tw-outline li.tw-o").count() > reached
+    # The same search over every placement, beside the reduced one.
+    full = stepwise.unreduced(B.from_rows(ROWS), 2, stepwise.evaluator(), True, True)
+    assert _leaves(page, "unreduced") == full["leaves"] >= _leaves(page, "ordered-pruning")
+    assert run.errors == []
