@@ -3,9 +3,11 @@
 Opens the page in Chromium (the project's server, Debian's chromium), plays
 a fixed seed to a middle position, opens the explorer and asks a hint, then
 opens a position link, builds its step-by-step tree and walks it to its
-first cut.  Writes
-``docs/images/explorer.png`` and ``docs/images/tree-walk.png``; the numbers
-in them vary with the machine's speed (the hint is timed), the tree does not.
+first cut; then the whole page after one AI step with the explorer open, at
+1280×800 and on a 390×844 phone, for alpha-beta and for expectimax.  Writes
+``docs/images/explorer.png``, ``docs/images/tree-walk.png`` and
+``docs/images/page-<width>-<algorithm>.png``; the numbers in them vary with
+the machine's speed (the searches are timed), the tree does not.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ SEED = 41
 MOVES = ["ArrowLeft", "ArrowDown", "ArrowLeft", "ArrowDown", "ArrowRight", "ArrowDown"]
 TREE_ROWS = "0,0,2,0/0,0,0,0/256,32,16,0/2,4,4,8"
 """The bench position middle-s7-m144, opened by a position link: its depth-2 tree prunes 22 of 37 leaves."""
+PAGE_SIZES = ((1280, 800), (390, 844))
+"""A laptop's window and a phone's screen."""
 
 
 def main() -> int:
@@ -57,12 +61,35 @@ def main() -> int:
                     break
                 page.keyboard.press("ArrowRight")
             page.locator("#tree-walk").screenshot(path=str(OUT / "tree-walk.png"))
+            for width, height in PAGE_SIZES:
+                for algorithm in ("alphabeta", "expectimax"):
+                    page_after_an_ai_step(browser, base_url, width, height, algorithm)
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
-    print(f"wrote {OUT / 'explorer.png'} and {OUT / 'tree-walk.png'}")
+    print(f"wrote explorer.png, tree-walk.png and the page-*.png in {OUT}")
     return 0
+
+
+def page_after_an_ai_step(browser, base_url: str, width: int, height: int, algorithm: str) -> None:
+    """The page as a person sees it after one AI step with the explorer open (E, then N)."""
+    context = browser.new_context(viewport={"width": width, "height": height}, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{base_url}/index.html?seed={SEED}")
+    page.wait_for_selector(READY_SELECTOR, state="attached", timeout=90_000)
+    page.wait_for_function("!document.getElementById('ai-hint').disabled", timeout=90_000)
+    if algorithm != "alphabeta":
+        page.select_option("#ai-algorithm", algorithm)
+    for key in MOVES:
+        page.keyboard.press(key)
+        page.wait_for_selector('#board[data-settled="true"]')
+    page.keyboard.press("e")
+    page.keyboard.press("n")
+    page.wait_for_selector("#explorer-decision[data-explained]", timeout=30_000)
+    page.wait_for_selector('#board[data-settled="true"]')
+    page.screenshot(path=str(OUT / f"page-{width}-{algorithm}.png"))
+    context.close()
 
 
 if __name__ == "__main__":

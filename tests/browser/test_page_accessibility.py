@@ -76,6 +76,22 @@ def test_the_ai_panel_and_the_explorer_with_a_hint_have_no_axe_violations(open_p
     assert run.errors == []
 
 
+def test_expectimax_in_the_explorer_with_its_chance_node_and_an_open_glossary_has_no_axe_violations(open_page):
+    run = open_page("seed=4", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    page.select_option("#ai-algorithm", "expectimax")
+    page.keyboard.press("e")
+    page.keyboard.press("i")
+    wait_decisions(page, 1)
+    page.wait_for_selector("#explorer-chance", state="attached")
+    page.click("#glossary summary")
+    page.focus("#explorer-iterations .term")  # a term's tooltip on show
+    assert page.is_visible("#term-tip")
+    _assert_no_violations(page)
+    assert run.errors == []
+
+
 # A late position (bench middle-s1-m195): the explorer's line and the step-by-step tree draw small tiles up to 256.
 LATE = "rows=0,2,4,16/0,0,16,128/0,4,8,256/2,0,0,4"
 

@@ -208,6 +208,14 @@ def test_on_a_phone_the_explorer_is_a_column_and_every_small_tile_number_is_read
         assert size["px"] >= 11 and size["lines"] == 1 and size["inside"], size
     overflow = page.evaluate("() => document.documentElement.scrollWidth - document.documentElement.clientWidth")
     assert overflow <= 0
+    clipped = page.eval_on_selector_all(
+        "#explorer table",
+        """tables => tables.filter(t => {
+            const box = t.parentElement.getBoundingClientRect(), r = t.getBoundingClientRect();
+            const scrolls = getComputedStyle(t.parentElement).overflowX === "auto";
+            return !scrolls && (r.right > box.right + 0.5 || r.left < box.left - 0.5); }).map(t => t.id)""",
+    )
+    assert clipped == []  # every table fits its room, or scrolls within it
     assert run.errors == []
 
 
