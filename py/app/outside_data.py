@@ -21,6 +21,8 @@ except ImportError:
 
 MAX_INT_DIGITS = 30
 """No value the page reads needs more digits (a seed is below 2**63, 19 digits); longer ones are refused."""
+MAX_INT_CHARS = 10_000
+"""The longest text read as a whole number (leading zeros and spaces included); a longer one is refused unread."""
 _INT_LIMIT = 10**MAX_INT_DIGITS
 DIGITS = "0123456789"
 SCALAR_CHARS = DIGITS + "-+.eE" + "truefalsn" + ",: \t\r\n"
@@ -113,9 +115,15 @@ def check_numbers(value: Any) -> None:
 
 
 def read_int(text: Any, low: int, high: int, max_digits: int = MAX_INT_DIGITS) -> int:
-    """A whole number written in plain decimal digits, ``low <= n <= high``; ``BadData`` otherwise."""
+    """A whole number written in plain decimal digits, ``low <= n <= high``; ``BadData`` otherwise.
+
+    The length is checked before anything reads the characters: a stored value of megabytes is refused
+    at once, not walked through (MicroPython takes seconds over five million).
+    """
     if not isinstance(text, str):
         raise BadData("it is not text")
+    if len(text) > MAX_INT_CHARS:
+        raise BadData(f"it is {len(text):,} characters long, more than the {MAX_INT_CHARS:,} a number can be")
     digits = text.strip()
     if not digits or not all(char in DIGITS for char in digits):
         raise BadData("it is not a whole number")

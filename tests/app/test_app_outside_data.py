@@ -123,3 +123,21 @@ def test_finite_numbers():
     assert finite_number(3) == 3.0 and finite_number(2.5) == 2.5
     for value in (True, None, "3", 10**400, float("inf"), float("nan"), [1]):
         assert finite_number(value) is None, value
+
+
+class _Unreadable(str):
+    """A stored value whose characters must not be read: any walk through it fails the test."""
+
+    def strip(self, *args):
+        raise AssertionError("the value was read before its size was checked")
+
+    def __iter__(self):
+        raise AssertionError("the value was read before its size was checked")
+
+
+def test_a_huge_whole_number_is_refused_by_its_length_before_it_is_read():
+    from app.outside_data import BadData, read_int
+
+    with pytest.raises(BadData, match="characters long"):
+        read_int(_Unreadable("9" * 5_000_000), 0, 10**9)
+    assert read_int("  000042 ", 0, 100) == 42  # spaces and leading zeros still read
