@@ -88,6 +88,14 @@ class FinishedGames:
         self.storage.notices.append("This game could not be added to your games: this browser's storage is full.")
         return False
 
+    def drop_oldest(self, count: int) -> int:
+        """Drop the ``count`` oldest finished games to make room (``SavedGames.save``); how many were dropped."""
+        entries = self.records()
+        dropped = min(count, len(entries))
+        if dropped and not self._write(entries[: len(entries) - dropped]):
+            return 0
+        return dropped
+
     def _write(self, entries: "list[Any]") -> bool:
         if not entries:
             self.storage.remove(GAMES_KEY)

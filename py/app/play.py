@@ -69,7 +69,7 @@ class Intent:
 
 NOT_SAVED = (
     "Your game could not be saved: this browser's storage is full or blocked. "
-    "It goes on in this tab; a reload would lose it."
+    "It goes on in this tab; a reload goes back to the last position that was saved."
 )
 
 

@@ -81,6 +81,11 @@ def describe(game: Game) -> str:
     return f"score {game.score}, {game.moves} moves, best tile {1 << max_rank(game.board)}"
 
 
+def _count_of(count: int, kind: str) -> str:
+    """The words for dropped games in the notice of a save that made room: "oldest kept game", "3 oldest ..."."""
+    return f"oldest {kind} game" if count == 1 else f"{count} oldest {kind} games"
+
+
 def _game_list(data: Any) -> list[Any]:
     if not isinstance(data, list):
         raise BadData(f"it is not a list but {type(data).__name__}")
@@ -150,13 +155,48 @@ class SavedGames:
                 data["record"] = record
         raw = json.dumps(data)
         self._keep_other_tabs_game(raw)
-        if not self.storage.set(GAME_KEY, raw):
+        if not self.storage.set(GAME_KEY, raw) and not (self.storage.full and self._make_room_for(raw)):
             return False
         self._written = raw
         if self._parked is not None:  # this tab's game is saved again: its parked copy is stale
             self._remove_kept(self._parked)
             self._parked = None
         return True
+
+    def _make_room_for(self, raw: str) -> bool:
+        """Save ``raw`` after dropping the oldest finished games, then the oldest kept games, as few as it takes.
+
+        The games go in growing batches (1, 2, 4, ...), so a full list makes room in a few writes; what was
+        dropped is said.  False when even an empty list leaves no room: the last good save stays as it was.
+        """
+        dropped_finished = dropped_kept = 0
+        saved = False
+        batch = 1
+        while not saved:
+            gone = self.finished.drop_oldest(batch)
+            if not gone:
+                break
+            dropped_finished += gone
+            batch *= 2
+            saved = self.storage.set(GAME_KEY, raw)
+        batch = 1
+        while not saved:
+            entries = self.kept()
+            if not entries:
+                break
+            gone = min(batch, len(entries))
+            self._write_kept(entries[: len(entries) - gone])
+            dropped_kept += gone
+            batch *= 2
+            saved = self.storage.set(GAME_KEY, raw)
+        if dropped_finished or dropped_kept:
+            what = [_count_of(n, kind) for n, kind in ((dropped_finished, "finished"), (dropped_kept, "kept")) if n]
+            outcome = "Your game is saved" if saved else "Your game still could not be saved"
+            self.storage.notices.append(
+                f"This browser's storage was full. To make room, the {' and the '.join(what)} "
+                f"{'was' if dropped_finished + dropped_kept == 1 else 'were'} dropped. {outcome}."
+            )
+        return saved
 
     def clear(self) -> None:
         """Forget the current game (a finished game is not restored, as in the original)."""

@@ -98,15 +98,29 @@ class BrowserBackend:
         js_call(self.window, self.store, "removeItem", key)
 
 
+def is_full(error: object) -> bool:
+    """Whether a failed write failed for lack of room (``QuotaExceededError``), not because storage is refused."""
+    return "QuotaExceeded" in str(error)
+
+
 def browser_backend(window: Any) -> Any:
-    """The window's localStorage if it works (a write and a delete succeed), else an ``UnavailableStorage``."""
+    """The window's localStorage if it works, else an ``UnavailableStorage``.
+
+    It works when it can be read and a write either succeeds or fails only for lack of room: a full storage
+    still holds the saved game, which the page must read (and saves make room, ``SavedGames.save``).
+    """
     try:
         backend = BrowserBackend(window, js_call(window, window, "localStorage"))
+        backend.getItem(PREFIX + "probe")
+    except JsCallError:  # SecurityError: keep playing from memory
+        return UnavailableStorage()
+    try:
         backend.setItem(PREFIX + "probe", "1")
         backend.removeItem(PREFIX + "probe")
-        return backend
-    except JsCallError:  # SecurityError, QuotaExceededError: keep playing from memory
-        return UnavailableStorage()
+    except JsCallError as exc:
+        if not is_full(exc):
+            return UnavailableStorage()
+    return backend
 
 
 class Storage:
@@ -120,6 +134,7 @@ class Storage:
     def __init__(self, backend: Any) -> None:
         self.backend = backend
         self.notices: list[str] = []
+        self.full = False  # the last failed write failed for lack of room (``is_full``)
         if isinstance(backend, UnavailableStorage):
             self.notices.append(
                 "This browser does not let the page keep data: your game and best score "
@@ -142,10 +157,12 @@ class Storage:
         return value if isinstance(value, str) else None
 
     def set(self, key: str, value: str) -> bool:
+        """Write ``key``; False when the browser refused (``full`` says whether for lack of room)."""
         try:
             self.backend.setItem(key, value)
             return True
-        except Exception:  # quota or a storage that went away: the game goes on unsaved
+        except Exception as exc:  # quota or a storage that went away: the game goes on unsaved
+            self.full = is_full(exc)
             return False
 
     def remove(self, key: str) -> None:

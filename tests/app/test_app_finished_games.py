@@ -16,7 +16,7 @@ from fakes import FakeView
 
 from app.finished_games import MAX_CHARS, MAX_GAMES, FinishedGames
 from app.play import AI, Intent, PlaySession
-from app.saved_games import SavedGames
+from app.saved_games import SavedGames, saved_form
 from app.storage import GAME_KEY, GAMES_KEY, MemoryBackend, Storage
 from game2048.board import legal_moves
 from game2048.game import Game
@@ -211,3 +211,55 @@ def test_a_summary_never_needs_a_replay():
     data = record_data(5)
     data["moves"] = data["moves"][:-1] + ("u" if data["moves"][-1] != "u" else "d")  # a different last move
     assert summary_of(data)["moves"] == 30  # read as it says; opening it (from_dict) replays and decides
+
+
+def test_a_save_refused_for_room_drops_the_oldest_finished_then_kept_games_and_says_so():
+    backend = QuotaBackend(quota=10**9)
+    saved = SavedGames(Storage(backend))
+    for seed in range(1, 11):
+        saved.finish(played(seed, moves=60, note=AI_NOTE), ended=1.0)
+    saved.keep(played(70, moves=20))
+    saved.keep(played(71, moves=20))
+    current = played(50, moves=200, note=AI_NOTE)
+    needed = len(json.dumps(saved_form(current)))
+    used = sum(len(k) + len(v) for k, v in backend.items.items())
+    backend.quota = used + needed - 1000  # the game fits once a few finished games are gone
+    assert saved.save(current)
+    notice = saved.take_notices()[-1]
+    assert "storage was full" in notice and "oldest finished game" in notice and "Your game is saved" in notice
+    left = [row["seed"] for row in saved.finished.summaries()]
+    assert left and left == list(range(10, 10 - len(left), -1))  # the newest stay
+    assert len(saved.kept()) == 2  # kept games go only once the finished games are all gone
+
+
+def test_a_save_with_no_room_even_after_dropping_the_rest_fails_and_the_last_good_save_stays():
+    backend = QuotaBackend(quota=10**9)
+    saved = SavedGames(Storage(backend))
+    early = played(50, moves=1, note=AI_NOTE)
+    assert saved.save(early)
+    saved.finish(played(1, moves=2), ended=1.0)
+    backend.quota = sum(len(k) + len(v) for k, v in backend.items.items())  # full to the last character
+    later = played(50, moves=300, note=AI_NOTE)
+    assert len(json.dumps(saved_form(later))) > backend.quota  # it outgrows all the storage holds
+    assert not saved.save(later)
+    assert saved.finished.summaries() == []
+    assert "still could not be saved" in saved.take_notices()[-1]
+    assert saved.load().to_dict() == early.to_dict()  # a reload brings back the last position saved
+
+
+def test_kept_games_make_room_once_the_finished_games_are_gone():
+    backend = QuotaBackend(quota=10**9)
+    saved = SavedGames(Storage(backend))
+    for seed in (1, 2):
+        saved.finish(played(seed, moves=20, note=AI_NOTE), ended=1.0)
+    saved.keep(played(70, moves=20))
+    saved.keep(played(71, moves=20))
+    current = played(50, moves=100, note=AI_NOTE)
+    used = sum(len(k) + len(v) for k, v in backend.items.items())
+    finished = len(backend.getItem(GAMES_KEY)) + len(GAMES_KEY)
+    one_kept = len(json.dumps(saved_form(played(70, moves=20))))
+    backend.quota = used - finished + len(json.dumps(saved_form(current))) + len(GAME_KEY) - one_kept // 2
+    assert saved.save(current)
+    notice = saved.take_notices()[-1]
+    assert "2 oldest finished games and the oldest kept game were dropped" in notice
+    assert [json.loads(json.dumps(e))["seed"] for e in saved.kept()] == [71]  # the newest kept game stays

@@ -163,3 +163,20 @@ def test_a_browser_that_refuses_storage_gets_the_memory_fallback():
     assert isinstance(browser_backend(FakeWindow(RuntimeError("SecurityError: denied"))), UnavailableStorage)
     working = browser_backend(FakeWindow(MemoryBackend()))
     assert Storage(working).set(GAME_KEY, "x") and working.getItem(GAME_KEY) == "x"
+
+
+class FullStore(MemoryBackend):
+    """A localStorage filled by another script: every write fails for room, reads work."""
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        raise RuntimeError("QuotaExceededError: The quota has been exceeded.")
+
+
+def test_a_full_storage_is_still_read_not_taken_for_one_that_refuses_the_page():
+    store = FullStore()
+    store.items[GAME_KEY] = '{"a": 1}'
+    backend = browser_backend(FakeWindow(store))
+    assert isinstance(backend, BrowserBackend)
+    storage = Storage(backend)
+    assert storage.take_notices() == [] and storage.get(GAME_KEY) == '{"a": 1}'
+    assert storage.set(GAME_KEY, "x") is False and storage.full

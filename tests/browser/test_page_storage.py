@@ -99,3 +99,32 @@ def test_a_set_up_position_raises_best_only_by_what_its_moves_earn(open_page):
     run.reload()
     assert read_best(page) <= 4
     assert run.errors == []
+
+
+FILL_STORAGE = """() => {  // another script of the same site fills localStorage to the last character
+    let chunk = "x".repeat(1 << 20), n = 0;
+    while (chunk.length) {
+        try { localStorage.setItem("other-script:" + n++, chunk); }
+        catch (e) { chunk = chunk.slice(0, chunk.length >> 1); }
+    }
+}"""
+
+
+def test_a_full_storage_keeps_the_last_saved_game_and_says_so_not_that_storage_is_refused(open_page):
+    run = open_page("seed=12")
+    page = run.page
+    for direction in ["left", "down", "left", "down", "right", "down", "left", "down", "right", "up"]:
+        page.keyboard.press(f"Arrow{direction.title()}")
+    read_board(page)
+    page.evaluate(FILL_STORAGE)
+    for index in range(50):
+        page.keyboard.press(("ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp")[index % 4])
+    read_board(page)
+    assert "could not be saved" in page.text_content("#notice-text")
+    # A save that no longer fits leaves the last one that did; a reload brings that one back.
+    last = json.loads(page.evaluate(f"() => localStorage.getItem('{GAME_KEY}')"))
+    assert last["moves"] >= 10
+    run.reload()
+    assert read_board(page) == last["rows"] and read_score(page) == last["score"]
+    assert "does not let the page keep data" not in (page.text_content("#notice-text") or "")
+    assert run.errors == []
