@@ -25,8 +25,11 @@ except ImportError:
 # A worker that has not answered by then is treated as failed: 5 x the think time plus slack.
 TIMEOUT_FACTOR = 5.0
 TIMEOUT_SLACK_S = 3.0
-START_TIMEOUT_S = 90.0
-"""One attempt to start the worker: its interpreter and tables take 3-10 s here; a slow phone, more."""
+START_TIMEOUT_S = 45.0
+"""One attempt to start the worker: its interpreter and tables take 3-10 s here, about 20 s on a phone four times
+slower; a stalled download is tried again after this, and the AI given up after ``START_ATTEMPTS`` of them."""
+SLOW_STEP_S = 15
+"""A loading step taking longer than this is said to be unusually slow (``AiControls._show_loading``)."""
 START_ATTEMPTS = 2
 MAX_RESTARTS = 3
 """Restarts after a worker died during a search, per page: a worker that keeps dying is left dead."""

@@ -25,7 +25,7 @@ session, like a person's.
 
 import asyncio
 
-from app.ai_client import LOADING_STAGES, AiClient
+from app.ai_client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS, START_TIMEOUT_S, AiClient
 from app.ai_panel import AiPanel
 from app.announce import hint_sentence
 from app.play import AI, HUMAN, Intent, PlaySession
@@ -349,15 +349,29 @@ class AiControls:
         """
         seconds = 0
         said = ""
+        step_seconds = 0
+        step_of = ("", 0)  # (stage, attempt) the step's seconds count for
         while self._loading:
-            stage = self.client.stage
+            stage, attempt = self.client.stage, self.client.attempts
+            if (stage, attempt) != step_of:
+                step_of, step_seconds = (stage, attempt), 0
             if stage in LOADING_STAGES:
                 step = LOADING_STAGES.index(stage) + 1
-                text = f"AI loading, step {step} of {len(LOADING_STAGES)}: {stage}"
-                self._set_status(f"{text}\u2026 {seconds} s", say=text if stage != said else "")
-                said = stage
+                again = ", trying again" if attempt > 1 else ""
+                text = f"AI loading{again}, step {step} of {len(LOADING_STAGES)}: {stage}"
+                slow = ""
+                if step_seconds >= SLOW_STEP_S:
+                    slow = (
+                        f" \u2013 unusually slow (the server or this device); tried again after {START_TIMEOUT_S:g} s"
+                        if attempt < START_ATTEMPTS
+                        else f" \u2013 unusually slow; given up after {START_TIMEOUT_S:g} s"
+                    )
+                said_now = text + (" (unusually slow)" if slow else "")
+                self._set_status(f"{text}\u2026 {seconds} s{slow}", say=said_now if said_now != said else "")
+                said = said_now
             await asyncio.sleep(1)
             seconds += 1
+            step_seconds += 1
 
 
 def ai_move(answer: "dict[str, Any]") -> Intent:

@@ -172,7 +172,9 @@ def mark_term(element: Any, key: str) -> None:
     element.setAttribute("tabindex", "0")
     element.setAttribute("data-tip", MEANINGS[key])
     element.setAttribute("aria-describedby", f"gloss-{key}")
-    element.classList.add("term")
+    classes = str(element.className or "").split()
+    if "term" not in classes:
+        element.className = " ".join(classes + ["term"])
 
 
 def mark_terms(document: Any) -> int:

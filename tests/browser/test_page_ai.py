@@ -261,3 +261,23 @@ def test_after_a_mouse_change_of_a_setting_the_arrows_play_and_tab_keeps_a_contr
     assert page.input_value("#ai-pause") != pause, "a control reached by focus lost its own keys"
     assert read_board(page) == engine_rows(37, ["left"])
     assert run.errors == []
+
+
+def test_an_ai_whose_interpreter_stalls_says_it_is_unusually_slow_while_the_game_plays(open_page):
+    held = []
+
+    def prepare(context):
+        context.route("**/pyodide.asm.wasm", lambda route: held.append(route))  # the interpreter never arrives
+
+    run = open_page("seed=33", prepare=prepare)
+    page = run.page
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.includes('unusually slow')", timeout=25_000
+    )
+    status = page.text_content("#ai-status")
+    assert "AI loading, step 1 of 2" in status and "tried again after 45 s" in status
+    before = read_board(page)
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowUp")
+    assert read_board(page) != before  # the game plays meanwhile
+    assert held

@@ -47,3 +47,44 @@ def test_small_phone_width_fits_the_board(open_page):
     scroll_width = run.page.evaluate("document.documentElement.scrollWidth")
     assert scroll_width <= 320, "the page scrolls sideways on a 320 px phone"
     assert read_board(run.page) == engine_rows(3)
+
+
+def _start_blocked(browser, server_url, answer):
+    """A page whose ``main.py`` is answered by ``answer(route)`` while ``blocked``; (page, context, blocked)."""
+    blocked = {"on": True}
+    context = browser.new_context(service_workers="block")
+
+    def route(request_route):
+        if blocked["on"]:
+            answer(request_route)
+        else:
+            request_route.continue_()
+
+    context.route("**/py/app/main.py", route)
+    page = context.new_page()
+    uncaught: list[str] = []
+    page.on("pageerror", lambda error: uncaught.append(str(error)))
+    page.goto(f"{server_url}/index.html?seed=3")
+    return page, context, blocked, uncaught
+
+
+def test_a_start_whose_python_cannot_be_downloaded_says_so_and_retry_starts_the_page(browser, server_url):
+    page, context, blocked, uncaught = _start_blocked(browser, server_url, lambda r: r.abort("connectionreset"))
+    page.wait_for_selector("#retry-start:not([hidden])", timeout=20_000)
+    assert "could not be downloaded" in page.text_content("#loading-text")
+    assert page.is_hidden("#loading .spinner")
+    assert uncaught == []  # PyScript's failure is said by the page, not left uncaught
+    blocked["on"] = False
+    page.click("#retry-start")
+    page.wait_for_selector('body[data-ready="true"]', state="attached", timeout=30_000)
+    assert page.is_hidden("#loading")
+    context.close()
+
+
+def test_a_start_that_stalls_says_so_within_15_seconds(browser, server_url):
+    stalled = []
+    page, context, _blocked, _ = _start_blocked(browser, server_url, stalled.append)  # never answered
+    page.wait_for_selector("#retry-start:not([hidden])", timeout=20_000)
+    assert "has not started after 15 s" in page.text_content("#loading-text")
+    assert stalled
+    context.close()
