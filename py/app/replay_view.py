@@ -163,6 +163,7 @@ class ReplayView:
         if not self.is_open:
             self._return_focus = self.document.activeElement
         self.el["replay-view"].hidden = False
+        self._set_page_inert(True)
         self.step = -1
         self.go(step)
         self.el["replay-play"].focus()
@@ -172,11 +173,29 @@ class ReplayView:
             return
         self.pause()
         self.el["replay-view"].hidden = True
+        self._set_page_inert(False)
         back, self._return_focus = self._return_focus, None
         if back is not None and getattr(back, "isConnected", False):
             back.focus()
         if self.on_close is not None:
             self.on_close()
+
+    def _set_page_inert(self, inert: bool) -> None:
+        """While the dialog is open the page behind it takes neither focus nor clicks (``inert``), as a modal
+        dialog's page should: Tab cannot reach the editor's button or the game's, and Esc stays the dialog's."""
+        dialog = self.el["replay-view"]
+        page = getattr(dialog, "parentElement", None)
+        if page is None:
+            return
+        children = page.children
+        for index in range(children.length):
+            child = children.item(index)
+            if child is dialog:
+                continue
+            if inert:
+                child.setAttribute("inert", "")
+            else:
+                child.removeAttribute("inert")
 
     def go(self, step: int) -> None:
         """Show position ``step`` (clamped to the game): the board, the status line, the move that led there."""

@@ -197,3 +197,27 @@ def test_your_games_opens_at_its_heading_and_closing_gives_the_board_the_keys(op
     page.keyboard.press("ArrowUp")
     assert read_board(page) != before
     assert run.errors == []
+
+
+def test_the_open_replay_keeps_the_keyboard_so_the_editor_cannot_open_behind_it(open_page):
+    run = open_page("seed=8")
+    page = run.page
+    for key in ("ArrowLeft", "ArrowDown", "ArrowRight"):
+        page.keyboard.press(key)
+    wait_settled(page)
+    page.keyboard.press("v")
+    assert page.is_visible("#replay-view")
+    outside = """() => { const a = document.activeElement;  // past the dialog's last control: the browser's own UI
+        return a && a !== document.body && !document.getElementById('replay-view').contains(a) ? a.id : null; }"""
+    for _ in range(40):  # Tab all the way round: no control of the page behind the dialog takes the focus
+        page.keyboard.press("Tab")
+        assert page.evaluate(outside) is None
+    assert page.get_attribute("#edit-toggle", "aria-pressed") == "false"
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#replay-view") and page.is_hidden("#editor-bar")
+    assert page.evaluate("() => document.querySelectorAll('[inert]').length") == 0
+    before = read_board(page)
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("ArrowLeft")
+    assert read_board(page) != before
+    assert run.errors == []
