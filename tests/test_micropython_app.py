@@ -394,7 +394,7 @@ def played(seed):
 async def main():
     out = []
     backend = MemoryBackend()
-    saved = SavedGames(Storage(backend))
+    saved = SavedGames(Storage(backend), "tab1", lambda: 5.0)
     view = View()
     session = PlaySession(Game.new(3), view, saved, new_game=lambda: Game.new(4), slide_seconds=0.001)
     switcher = GameSwitcher(session, saved, view)
@@ -421,9 +421,9 @@ async def main():
     session.submit(Intent.move("left", HUMAN))
     session.submit(Intent.move("up", HUMAN))
     await session.wait_idle()
-    switcher.on_storage(GAME_KEY, encode(played(10)))
-    switcher.take_other_tabs_game()
+    switcher.on_storage(GAME_KEY, encode(played(10)))  # another tab's save: this tab's game is not touched
     await session.wait_idle()
+    out.append([canon(SavedGames(Storage(backend), "tab1").load().to_dict()), Storage(backend).keys()])
     out.append([view.calls, heard, canon(session.game.to_dict()), session.best, canon_items(backend.items)])
     return out
 """

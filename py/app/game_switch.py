@@ -2,8 +2,9 @@
 
 Browsers tell every other tab of a site when one writes localStorage (the
 ``storage`` event); ``on_storage`` turns that into what a player expects:
-a higher best score shows at once, and a game replaced by another tab's is
-kept and said so, with a button to play the other tab's game instead.
+a higher best score shows at once, and the kept games' button follows the
+list.  Another tab's game never touches this tab's: each tab saves its own
+(``app.saved_games``).
 "Resume kept game" (button or B) swaps the current game with the newest
 kept one; the current one is kept in its place if it is worth keeping.
 "Play from here" in the replay (``play_from``) starts a game at a replayed
@@ -17,14 +18,9 @@ except ImportError:
 
 from app.play import Intent, PlaySession
 from app.saved_games import SavedGames, describe, worth_keeping
-from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY
+from app.storage import BEST_KEY, KEPT_KEY
 from game2048.game_record import GameRecord, replay
 
-REPLACED = (
-    "Another tab of this page saved a different game. Yours ({}) goes on here and is kept; "
-    "your next move saves it over the other tab's game, which is then kept too."
-)
-TAKE_OTHER = "Play the other tab's game"
 KEPT_FOR_REPLAY = "Your game ({}) is kept: \u201cResume kept game\u201d (B) brings it back."
 
 
@@ -74,22 +70,11 @@ class GameSwitcher:
         if notices:
             self.view.show_notice(" ".join(notices))
 
-    def take_other_tabs_game(self) -> None:
-        game = self.saved.take_saved()
-        self._report()
-        if game is not None:
-            self.session.submit(Intent.switch(game))
-
     def on_storage(self, key: str | None, new_value: str | None) -> None:
-        """Another tab wrote ``key`` (None: it cleared the page's storage)."""
-        if key == BEST_KEY:
+        """Another tab wrote ``key`` (None: it cleared the page's storage); this tab's game is not touched."""
+        if key == BEST_KEY or key is None:
             self.session.note_best(self.saved.best_score())
-        elif key == GAME_KEY or key is None:
-            game = self.session.game
-            if self.saved.replaced_elsewhere(new_value if key else None, game):
-                text = " ".join([REPLACED.format(describe(game))] + self.saved.take_notices())
-                self.view.show_notice(text, action=(TAKE_OTHER, self.take_other_tabs_game))
-        if key in (KEPT_KEY, GAME_KEY, None):
+        if key in (KEPT_KEY, None):
             self.saved.kept()  # re-reads the count
         self._report()
         self.refresh()

@@ -40,10 +40,11 @@ from app.replay_view import ReplayView  # noqa: E402
 from app.replays import REPLAY_KEY, Replays  # noqa: E402
 from app.saved_games import SavedGames  # noqa: E402
 from app.startup import choose_game, fresh_game  # noqa: E402
-from app.storage import MemoryBackend, Storage, browser_backend  # noqa: E402
+from app.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id  # noqa: E402
 from app.tree_walk import TreeWalk  # noqa: E402
 from app.view import BoardView  # noqa: E402
 from game2048.board import to_rows  # noqa: E402
+from game2048.game import fresh_seed  # noqa: E402
 from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM  # noqa: E402
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -119,8 +120,17 @@ def clock() -> float:
     return now_ms(window)
 
 
+def new_tab_id() -> str:
+    """A new tab's id: a fresh random number in base 36 (``app.storage.TAB_CHARS``)."""
+    number, digits = fresh_seed(), []
+    while number:
+        number, digit = divmod(number, len(TAB_CHARS))
+        digits.append(TAB_CHARS[digit])
+    return "".join(digits) or "0"
+
+
 def main(storage: Storage, query: str, notices: tuple[str, ...] = ()) -> PlaySession:
-    saved = SavedGames(storage)
+    saved = SavedGames(storage, session_tab_id(window, new_tab_id), clock)
     view = BoardView(document)
     start = choose_game(query, saved, clock)
     session = PlaySession(start.game, view, saved, new_game=lambda: fresh_game(start.seed, clock()), clock=clock)

@@ -1,11 +1,13 @@
-"""The saved game and the kept games: what survives a reload, and nothing lost to a link or another tab.
+"""The saved games: each tab's live game, the kept games, and nothing lost to a link or another tab.
 
-``GAME_KEY`` holds the game a reload restores.  Other tabs of the page write
-the same key, so a save first checks that the key still holds what this tab
-last wrote there; if another tab's game is there instead, that game is kept
-before this one replaces it.  Games set aside that way, or by a seed link
-opened over a game in progress, go to ``KEPT_KEY``: a short list, newest
-first, that the page's "Resume kept game" button cycles through.
+Each tab saves its game under a key of its own (``live_key(tab)``, the tab's
+id kept in sessionStorage), so tabs never write over each other's game, and a
+reload brings back the tab's own game.  Each save also writes ``GAME_KEY``,
+the game a new tab opens.  Another tab's save never files this tab's game:
+a game is kept (``KEPT_KEY``, a short list, newest first, that "Resume kept
+game" cycles through) only when its own tab leaves it (a new game, a link,
+the editor, a switch), or when a new tab finds a game left in a tab closed
+long ago (``collect_orphans``).  The same game (seed and start) is kept once.
 
 A saved game carries its record (``game2048.game_record``) when it has one:
 a reload, another tab or a kept game then brings the whole game back, undo
@@ -21,14 +23,18 @@ except ImportError:
     pass
 
 from app.finished_games import FinishedGames
-from app.outside_data import BadData, read_json
-from app.storage import GAME_KEY, JSON_LIMITS, KEPT_KEY, Storage
+from app.outside_data import BadData
+from app.storage import GAME_KEY, KEPT_KEY, LIVE_PREFIX, Storage, live_key
 from game2048.board import max_rank
 from game2048.game import Game, SavedStateError
 from game2048.game_record import RecordError, resume, saved_record
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
+ORPHAN_MS = 30 * 60 * 1000.0
+"""A tab's live game not saved for this long belongs to a tab closed since: a new tab keeps it (``collect_orphans``).
+An open tab whose game waits longer only finds a copy among the kept games; its own slot is written again at its
+next move."""
 
 
 RECORD_REFUSED = (
@@ -86,6 +92,26 @@ def _count_of(count: int, kind: str) -> str:
     return f"oldest {kind} game" if count == 1 else f"{count} oldest {kind} games"
 
 
+def _slot(data: Any) -> "dict[str, Any]":
+    """A tab's live slot: ``{"at": ms when saved, "game": the saved form}``."""
+    if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
+        raise BadData("it is not a tab's saved game")
+    at = data.get("at")
+    if isinstance(at, bool) or not isinstance(at, (int, float)):
+        raise BadData("it has no time of saving")
+    return data
+
+
+def same_game(a: "dict[str, Any]", b: "dict[str, Any]") -> bool:
+    """Whether two saved forms are one game (its seed and start, from the record), at any two of its moves."""
+    if a == b:
+        return True
+    ra, rb = a.get("record"), b.get("record")
+    if not isinstance(ra, dict) or not isinstance(rb, dict):
+        return False
+    return ra.get("seed") == rb.get("seed") and ra.get("started") == rb.get("started") and "started" in ra
+
+
 def _game_list(data: Any) -> list[Any]:
     if not isinstance(data, list):
         raise BadData(f"it is not a list but {type(data).__name__}")
@@ -95,10 +121,12 @@ def _game_list(data: Any) -> list[Any]:
 class SavedGames:
     """This tab's view of ``GAME_KEY`` and ``KEPT_KEY``; refusals and losses go to ``storage.notices``."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, tab: str = "", clock: "Any" = None) -> None:
+        """``tab``: this tab's id (its live slot; "" for none, as in tests of one tab); ``clock()``: ms now."""
         self.storage = storage
+        self.live = live_key(tab) if tab else None
+        self.clock = clock or (lambda: None)
         self._written: str | None = None  # GAME_KEY as this tab last read or wrote it
-        self._parked: dict[str, Any] | None = None  # this tab's game, kept when another tab replaced it
         self.kept_count = 0  # as last read or written
         self.finished = FinishedGames(storage)
         self._loaded: tuple | None = None  # (the game ``load`` returned, its saved record) until ``restore_history``
@@ -121,6 +149,17 @@ class SavedGames:
         takes a moment, which the page spends after it has become playable.
         """
         self._loaded = None
+        if self.live is not None:
+            slot = self.storage.read_json(self.live, _slot)
+            if slot is not None:
+                try:
+                    game = self._parse_loaded(slot["game"])
+                    shared = json.dumps(slot["game"])
+                    if self.storage.get(GAME_KEY) == shared:  # this tab saved it last: its to clear when it ends
+                        self._written = shared
+                    return game
+                except BadData as exc:
+                    self.storage.discard(self.live, self.storage.get(self.live) or "", str(exc))
         game = self.storage.read_json(GAME_KEY, self._parse_loaded)
         self._written = self.storage.get(GAME_KEY) if game is not None else None
         return game
@@ -154,16 +193,19 @@ class SavedGames:
             if record is not None:
                 data["record"] = record
         raw = json.dumps(data)
-        self._keep_other_tabs_game(raw)
-        if not self.storage.set(GAME_KEY, raw) and not (self.storage.full and self._make_room_for(raw)):
-            return False
+        if self.live is not None:
+            slot = json.dumps({"at": self.clock() or 0, "game": data})
+            if not self._write(self.live, slot):
+                return False
+        if not self._write(GAME_KEY, raw):
+            return self.live is not None  # this tab's own slot holds it; a new tab opens an older game
         self._written = raw
-        if self._parked is not None:  # this tab's game is saved again: its parked copy is stale
-            self._remove_kept(self._parked)
-            self._parked = None
         return True
 
-    def _make_room_for(self, raw: str) -> bool:
+    def _write(self, key: str, raw: str) -> bool:
+        return self.storage.set(key, raw) or (self.storage.full and self._make_room_for(key, raw))
+
+    def _make_room_for(self, key: str, raw: str) -> bool:
         """Save ``raw`` after dropping the oldest finished games, then the oldest kept games, as few as it takes.
 
         The games go in growing batches (1, 2, 4, ...), so a full list makes room in a few writes; what was
@@ -178,7 +220,7 @@ class SavedGames:
                 break
             dropped_finished += gone
             batch *= 2
-            saved = self.storage.set(GAME_KEY, raw)
+            saved = self.storage.set(key, raw)
         batch = 1
         while not saved:
             entries = self.kept()
@@ -188,7 +230,7 @@ class SavedGames:
             self._write_kept(entries[: len(entries) - gone])
             dropped_kept += gone
             batch *= 2
-            saved = self.storage.set(GAME_KEY, raw)
+            saved = self.storage.set(key, raw)
         if dropped_finished or dropped_kept:
             what = [_count_of(n, kind) for n, kind in ((dropped_finished, "finished"), (dropped_kept, "kept")) if n]
             outcome = "Your game is saved" if saved else "Your game still could not be saved"
@@ -200,51 +242,36 @@ class SavedGames:
 
     def clear(self) -> None:
         """Forget the current game (a finished game is not restored, as in the original)."""
-        self._keep_other_tabs_game()
-        self.storage.remove(GAME_KEY)
+        if self.live is not None:
+            self.storage.remove(self.live)
+        if self.storage.get(GAME_KEY) == self._written:  # not if another tab saved its game there since
+            self.storage.remove(GAME_KEY)
         self._written = None
-
-    def _keep_other_tabs_game(self, replacement: str | None = None) -> None:
-        current = self.storage.get(GAME_KEY)
-        if current is None or current in (self._written, replacement):
-            return
-        try:
-            data = read_json(current, *JSON_LIMITS[GAME_KEY])
-            other = parse_game(data)
-        except BadData as exc:
-            self.storage.discard(GAME_KEY, current, str(exc))
-            return
-        if worth_keeping(other):
-            self.keep(other, data)  # as the other tab saved it, its record with it
-            self.storage.notices.append(
-                f"Another tab's game ({describe(other)}) was kept: \u201cResume kept game\u201d (B) brings it back."
-            )
 
     # -- other tabs ---------------------------------------------------------------------------
 
-    def replaced_elsewhere(self, new_raw: str | None, game: Game) -> bool:
-        """Another tab wrote ``GAME_KEY`` (a ``storage`` event): True if this tab's game had to be kept.
-
-        This tab's game is kept at once (the tab may be closed next); it is
-        dropped from the kept games again if this tab saves it over the other.
-        """
-        if new_raw == self._written:
-            return False
-        if new_raw is None:  # the other tab's game ended: this tab's game is the one to restore
-            self._written = None
-            self.save(game)
-            return False
-        if not worth_keeping(game):
-            return False
-        self._parked = saved_form(game)
-        self.keep(game)
-        return True
-
-    def take_saved(self) -> Game | None:
-        """The game another tab saved, now this tab's (the caller has kept its own), with its history."""
-        self._parked = None
-        game = self.load()
-        return None if game is None else self.restore_history(game)
+    def collect_orphans(self) -> None:
+        """Keep the games of tabs closed long ago (live slots not saved for ``ORPHAN_MS``), and free their slots."""
+        now = self.clock()
+        if now is None:
+            return
+        for key in self.storage.keys(LIVE_PREFIX):
+            if key == self.live:
+                continue
+            slot = self.storage.read_json(key, _slot)
+            if slot is None or now - float(slot["at"]) < ORPHAN_MS:
+                continue
+            try:
+                game = parse_game(slot["game"])
+            except BadData as exc:
+                self.storage.discard(key, self.storage.get(key) or "", str(exc))
+                continue
+            if worth_keeping(game) and self.keep(game, slot["game"]):
+                self.storage.notices.append(
+                    f"A game left in a tab closed earlier ({describe(game)}) is kept: "
+                    "\u201cResume kept game\u201d (B) brings it back."
+                )
+            self.storage.remove(key)
 
     # -- kept games ---------------------------------------------------------------------------
 
@@ -263,19 +290,22 @@ class SavedGames:
             self._write_kept(valid)
         return valid
 
-    def keep(self, game: Game, entry: "dict[str, Any] | None" = None) -> None:
-        """Put ``game`` first among the kept games (once), dropping the oldest beyond ``MAX_KEPT``.
+    def keep(self, game: Game, entry: "dict[str, Any] | None" = None) -> bool:
+        """Put ``game`` first among the kept games (once: an earlier copy of it goes), the oldest beyond ``MAX_KEPT``
+        dropped; True if it was not kept already.
 
         ``entry`` is ``game``'s saved form when it is already at hand (as another tab saved it).
         """
         if entry is None:
             entry = saved_form(game)
-        entries = [entry] + [e for e in self.kept() if e != entry]
+        earlier = self.kept()
+        entries = [entry] + [e for e in earlier if not same_game(e, entry)]
         for dropped in entries[MAX_KEPT:]:
             self.storage.notices.append(
                 f"The oldest kept game ({describe(parse_game(dropped))}) was dropped: at most {MAX_KEPT} are kept."
             )
         self._write_kept(entries[:MAX_KEPT])
+        return len(entries) > len(earlier)
 
     def swap(self, game: Game) -> Game | None:
         """The newest kept game, taken out; ``game`` goes to the back of the list if it is worth keeping."""
@@ -286,14 +316,9 @@ class SavedGames:
         taken = with_record(data, parse_game(data), self.storage.notices)
         if worth_keeping(game):
             entry = saved_form(game)
-            entries = [e for e in entries if e != entry] + [entry]
+            entries = [e for e in entries if not same_game(e, entry)] + [entry]
         self._write_kept(entries)
         return taken
-
-    def _remove_kept(self, entry: dict[str, Any]) -> None:
-        entries = self.kept()
-        if entry in entries:
-            self._write_kept([e for e in entries if e != entry])
 
     def _write_kept(self, entries: list[dict[str, Any]]) -> None:
         if not entries:

@@ -79,6 +79,7 @@ def choose_game(query: str, saved: SavedGames, clock: "Callable[[], float | None
 
 def _choose(options: PageOptions, saved: SavedGames, clock: "Callable[[], float | None]") -> Start:
     notices = list(options.notices)
+    saved.collect_orphans()
     game = saved.load()
     if options.rows is not None:
         start = _open_position(options, saved, game, notices)

@@ -29,6 +29,17 @@ KEPT_KEY = PREFIX + "kept-games"
 BEST_KEY = PREFIX + "best"
 SETTINGS_KEY = PREFIX + "settings"
 GAMES_KEY = PREFIX + "games"
+LIVE_PREFIX = PREFIX + "live:"
+"""Each tab's own live game: ``game2048:live:<tab>`` (``live_key``), so tabs never write over each other's game."""
+TAB_KEY = PREFIX + "tab"
+"""The tab's id, in sessionStorage: it survives the tab's reloads and no other tab has it."""
+TAB_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+"""What a tab's id is written with (a stored id with anything else is replaced)."""
+
+
+def live_key(tab: str) -> str:
+    """The key of the live game of tab ``tab``."""
+    return LIVE_PREFIX + tab
 
 
 def discarded_key(key: str) -> str:
@@ -49,11 +60,21 @@ JSON_LIMITS: dict[str, tuple[int, int]] = {
 A saved game carries its record (about 20 characters a move of the AI's, 2 of a person's): a game
 of 10,000 moves fits in ``GAME_KEY``; ``app.finished_games`` keeps ``GAMES_KEY`` well below its limit."""
 
+
+def limits_of(key: str) -> tuple[int, int]:
+    """``JSON_LIMITS`` of ``key``; a tab's live game is a saved game in a small wrapper, one level deeper."""
+    if key.startswith(LIVE_PREFIX):
+        max_chars, max_depth = JSON_LIMITS[GAME_KEY]
+        return max_chars + 100, max_depth + 1
+    return JSON_LIMITS[key]
+
+
 MAX_BEST = 10**9
 """Above any score a game can reach (about 3.9 million with a 65536 tile): a larger best is refused."""
 
 WHAT = {
     GAME_KEY: "Your saved game",
+    LIVE_PREFIX: "This tab's saved game",
     KEPT_KEY: "Your kept games",
     BEST_KEY: "Your best score",
     SETTINGS_KEY: "Your saved AI settings",
@@ -76,6 +97,14 @@ class MemoryBackend:
     def removeItem(self, key: str) -> None:  # noqa: N802
         self.items.pop(key, None)
 
+    @property
+    def length(self) -> int:
+        return len(self.items)
+
+    def key(self, index: int) -> str | None:
+        keys = sorted(self.items)
+        return keys[index] if 0 <= index < len(keys) else None
+
 
 class UnavailableStorage(MemoryBackend):
     """The fallback when the browser refuses localStorage: the game works, and is gone with the tab."""
@@ -97,10 +126,32 @@ class BrowserBackend:
     def removeItem(self, key: str) -> None:  # noqa: N802
         js_call(self.window, self.store, "removeItem", key)
 
+    @property
+    def length(self) -> int:
+        return int(js_call(self.window, self.store, "length"))
+
+    def key(self, index: int) -> str | None:
+        name = js_call(self.window, self.store, "key", index)
+        return name if isinstance(name, str) else None
+
 
 def is_full(error: object) -> bool:
     """Whether a failed write failed for lack of room (``QuotaExceededError``), not because storage is refused."""
     return "QuotaExceeded" in str(error)
+
+
+def session_tab_id(window: Any, fresh_id: Callable[[], str]) -> str:
+    """This tab's id, kept in sessionStorage across its reloads; ``fresh_id()`` for a new tab (or no storage)."""
+    try:
+        store = js_call(window, window, "sessionStorage")
+        tab = js_call(window, store, "getItem", TAB_KEY)
+        if isinstance(tab, str) and 0 < len(tab) <= 40 and all(char in TAB_CHARS for char in tab):
+            return tab
+        tab = fresh_id()
+        js_call(window, store, "setItem", TAB_KEY, tab)
+        return tab
+    except JsCallError:
+        return fresh_id()
 
 
 def browser_backend(window: Any) -> Any:
@@ -171,6 +222,15 @@ class Storage:
         except Exception:
             pass
 
+    def keys(self, prefix: str = PREFIX) -> list[str]:
+        """The stored keys that start with ``prefix`` (none when the storage cannot list them)."""
+        try:
+            count = int(self.backend.length)
+            names = [self.backend.key(index) for index in range(count)]
+        except Exception:
+            return []
+        return [name for name in names if isinstance(name, str) and name.startswith(prefix)]
+
     # -- guarded reads ------------------------------------------------------------------------
 
     def read(self, key: str, parse: Callable[[str], Any]) -> Any:
@@ -186,7 +246,7 @@ class Storage:
 
     def read_json(self, key: str, check: Callable[[Any], Any]) -> Any:
         """The key's JSON, within its ``JSON_LIMITS``, passed through ``check`` (which raises ``BadData``)."""
-        max_chars, max_depth = JSON_LIMITS[key]
+        max_chars, max_depth = limits_of(key)
         return self.read(key, lambda raw: check(read_json(raw, max_chars, max_depth)))
 
     def discard(self, key: str, raw: str, reason: str) -> None:
@@ -198,7 +258,8 @@ class Storage:
             if self.set(kept_as, raw)
             else " It could not be kept: this browser's storage is full."
         )
-        self.notices.append(f"{WHAT.get(key, key)} could not be used ({reason}), so it was set aside.{where}")
+        what = WHAT.get(LIVE_PREFIX if key.startswith(LIVE_PREFIX) else key, key)
+        self.notices.append(f"{what} could not be used ({reason}), so it was set aside.{where}")
 
     # -- best score and settings --------------------------------------------------------------
 

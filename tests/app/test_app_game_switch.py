@@ -1,25 +1,26 @@
-"""Two tabs over one storage: best scores merge, a replaced game is kept and said, kept games come back."""
+"""Tabs over one storage: each plays and reloads its own game, best scores merge, kept games come back."""
 
 from __future__ import annotations
 
 from app_async import run_async
 from fakes import FakeView
 
-from app.game_switch import TAKE_OTHER, GameSwitcher
+from app.game_switch import GameSwitcher
 from app.play import Intent, PlaySession
-from app.saved_games import SavedGames
-from app.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage
+from app.saved_games import ORPHAN_MS, SavedGames
+from app.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage, live_key
 from game2048.board import legal_moves
 from game2048.game import Game
 from game2048.game_record import GameRecord, decision, replay
 
 
 class Tab:
-    """One tab of the page: its own session, view and switcher, over the shared backend."""
+    """One tab of the page: its own id, session, view and switcher, over the shared backend."""
 
-    def __init__(self, backend: MemoryBackend, seed: int) -> None:
+    def __init__(self, backend: MemoryBackend, seed: int, tab: str = "", now: float = 1_000_000.0) -> None:
         self.view = FakeView()
-        self.saved = SavedGames(Storage(backend))
+        self.saved = SavedGames(Storage(backend), tab, lambda: now)
+        self.saved.collect_orphans()
         game = self.saved.load() or Game.new(seed)
         self.session = PlaySession(game, self.view, self.saved, new_game=lambda: Game.new(seed), slide_seconds=0.001)
         self.saved.save(game)
@@ -32,50 +33,80 @@ class Tab:
         await self.session.wait_idle()
 
 
-def test_two_tabs_never_lose_a_game_or_the_best_score():
+def _played(seed: int, moves: int) -> Game:
+    game = Game.new(seed)
+    game.started = 1000.0 * seed
+    while game.moves < moves and not game.over:
+        game.play(legal_moves(game.board)[game.moves % len(legal_moves(game.board))])
+    return game
+
+
+def test_two_tabs_play_side_by_side_and_each_reload_brings_back_its_own_game():
     async def scenario():
         backend = MemoryBackend()
-        a = Tab(backend, seed=1)
+        a = Tab(backend, seed=1, tab="a")
         await a.play("left", "up", "left", "up", "right")
-        b = Tab(backend, seed=2)
-        assert b.session.game.to_dict() == a.session.game.to_dict()  # b restored a's game
-        await b.session.wait_idle()
-        b.session.submit(Intent("restart"))  # b starts its own game: a's game is replaced in storage
+        b = Tab(backend, seed=2, tab="b")
+        assert b.session.game.to_dict() == a.session.game.to_dict()  # a new tab opens the last game saved
+        b.session.submit(Intent.switch(Game.new(2)))  # b plays a game of its own
         await b.play("down", "left", "down", "left", "down", "left", "down", "left")
         a.switcher.on_storage(GAME_KEY, backend.getItem(GAME_KEY))
-        a_notice, a_action = a.view.notices[-1], a.view.action
         a.switcher.on_storage(BEST_KEY, backend.getItem(BEST_KEY))
-        await a.play("left")  # a plays on: its game is saved again, b's is kept
-        return backend, a, b, a_notice, a_action
+        await a.play("left")
+        return backend, a, b
 
-    backend, a, b, a_notice, a_action = run_async(scenario)
-    assert "Another tab" in a_notice and a_action[0] == TAKE_OTHER and a.session.game.moves == 6
-    kept = SavedGames(Storage(backend)).kept()
-    assert Game.from_dict(kept[0]).to_dict() == b.session.game.to_dict()
+    backend, a, b = run_async(scenario)
+    assert a.view.notices == [] and a.session.game.moves == 6  # another tab's save says nothing, files nothing
+    for tab, game in (("a", a.session.game), ("b", b.session.game)):
+        assert SavedGames(Storage(backend), tab).load().to_dict() == game.to_dict()  # each reload: its own game
+    assert SavedGames(Storage(backend)).kept() == []
     assert Storage(backend).best_score() == max(a.session.game.score, b.session.game.score) == a.session.best
-    assert a.view.kept == 1
 
 
-def test_taking_the_other_tabs_game_and_resuming_the_kept_one():
+def test_two_tabs_playing_together_leave_the_kept_games_as_they_were():
     async def scenario():
         backend = MemoryBackend()
-        a = Tab(backend, seed=1)
-        await a.play("left", "up")
-        b = Tab(backend, seed=2)
-        b.session.submit(Intent("restart"))
-        await b.play("down", "left")
-        mine = a.session.game
-        a.switcher.on_storage(GAME_KEY, backend.getItem(GAME_KEY))
-        a.view.action[1]()  # "Play the other tab's game"
-        await a.session.wait_idle()
-        took = a.session.game.to_dict() == b.session.game.to_dict()
-        a.switcher.resume_kept()
-        await a.session.wait_idle()
-        return a, mine, took
+        first = SavedGames(Storage(backend))
+        for seed in (11, 12, 13):  # three games kept from links over a game in progress
+            first.keep(_played(seed, 10))
+        a, b = Tab(backend, seed=1, tab="a"), Tab(backend, seed=2, tab="b")
+        b.session.submit(Intent.switch(Game.new(2)))
+        for n in range(30):  # both on autoplay: each save is the other's storage event
+            await a.play(("left", "up", "right", "down")[n % 4])
+            b.switcher.on_storage(GAME_KEY, backend.getItem(GAME_KEY))
+            await b.play(("down", "left", "up", "right")[n % 4])
+            a.switcher.on_storage(GAME_KEY, backend.getItem(GAME_KEY))
+        return backend, a, b
 
-    a, mine, took = run_async(scenario)
-    assert took and a.session.game.to_dict() == mine.to_dict()
-    assert a.view.kept == 1  # the other tab's game took the place of mine among the kept
+    backend, a, b = run_async(scenario)
+    kept = SavedGames(Storage(backend)).kept()
+    assert [entry["record"]["seed"] for entry in kept] == [13, 12, 11]
+    assert a.view.notices == [] == b.view.notices
+
+
+def test_a_game_left_in_a_tab_closed_long_ago_is_kept_by_the_next_new_tab_once():
+    backend = MemoryBackend()
+    old = SavedGames(Storage(backend), "old", lambda: 0.0)
+    old.save(_played(21, 12))
+    recent = SavedGames(Storage(backend), "recent", lambda: ORPHAN_MS)
+    recent.save(_played(22, 12))
+    new = Tab(backend, seed=3, tab="new", now=ORPHAN_MS + 60_000.0)
+    kept = new.saved.kept()
+    assert [entry["record"]["seed"] for entry in kept] == [21]  # the one closed 31 minutes ago, not the other
+    said = " ".join(new.view.notices + new.saved.take_notices())
+    assert said.count("tab closed earlier") == 1
+    assert Storage(backend).get(live_key("old")) is None and Storage(backend).get(live_key("recent")) is not None
+    again = Tab(backend, seed=4, tab="newer", now=ORPHAN_MS + 120_000.0)
+    assert len(again.saved.kept()) == 1
+
+
+def test_the_same_game_is_kept_once_whatever_move_it_was_kept_at():
+    saved = SavedGames(Storage(MemoryBackend()))
+    game = _played(31, 5)
+    assert saved.keep(game)
+    game.play(legal_moves(game.board)[0])
+    assert not saved.keep(game)
+    assert len(saved.kept()) == 1 and saved.kept()[0]["moves"] == 6
 
 
 def test_a_higher_best_from_another_tab_shows_at_once():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from app.saved_games import MAX_KEPT, SavedGames, describe, encode, saved_form
-from app.storage import DISCARDED_KEY, GAME_KEY, KEPT_KEY, MemoryBackend, Storage
+from app.saved_games import MAX_KEPT, SavedGames, describe, saved_form
+from app.storage import DISCARDED_KEY, GAME_KEY, KEPT_KEY, MemoryBackend, Storage, live_key
 from game2048.game import Game
 
 
@@ -51,74 +51,57 @@ def test_unreadable_and_impossible_saves_are_discarded_with_the_reason():
         assert backend.getItem(GAME_KEY) is None and backend.getItem(DISCARDED_KEY) == raw
 
 
-def test_a_save_keeps_the_game_another_tab_saved_meanwhile():
+def _tabs(backend: MemoryBackend) -> tuple[SavedGames, SavedGames]:
+    """Two tabs of the page over one storage, each with its own id."""
+    return SavedGames(Storage(backend), "mine", lambda: 1.0), SavedGames(Storage(backend), "theirs", lambda: 2.0)
+
+
+def test_a_save_never_files_another_tabs_game_and_each_tab_keeps_its_own():
     backend = MemoryBackend()
-    mine, theirs = _saved(backend), _saved(backend)
+    mine, theirs = _tabs(backend)
     mine.save(played(1))
     theirs.load()
     other = played(2, moves=9)
-    theirs.save(other)  # the other tab replaced my game in GAME_KEY
+    theirs.save(other)  # the other tab's game is the one a new tab opens now
+    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(other)
     game = played(1, moves=7)
     mine.save(game)
     assert json.loads(backend.getItem(GAME_KEY)) == saved_form(game)
-    assert mine.kept() == [saved_form(other)]
-    assert "Another tab's game" in mine.take_notices()[0]
-    mine.save(played(1, moves=8))  # no other tab since: nothing more is kept
-    assert mine.kept() == [saved_form(other)] and mine.take_notices() == []
+    assert mine.kept() == [] and mine.take_notices() == [] and theirs.take_notices() == []
+    assert json.loads(backend.getItem(live_key("mine")))["game"] == saved_form(game)
+    assert json.loads(backend.getItem(live_key("theirs")))["game"] == saved_form(other)
 
 
-def test_a_finished_game_clears_the_slot_but_keeps_another_tabs_game():
+def test_a_reload_brings_back_this_tabs_game_whatever_another_tab_saved_since():
     backend = MemoryBackend()
-    mine, theirs = _saved(backend), _saved(backend)
+    mine, theirs = _tabs(backend)
+    game = played(1, moves=7)
+    mine.save(game)
+    theirs.save(played(2, moves=9))
+    reloaded = SavedGames(Storage(backend), "mine")
+    assert reloaded.restore_history(reloaded.load()).to_dict() == game.to_dict()
+    assert SavedGames(Storage(backend), "new").load().to_dict() == played(2, moves=9).to_dict()  # a new tab
+
+
+def test_a_finished_game_clears_its_slot_and_leaves_another_tabs_game():
+    backend = MemoryBackend()
+    mine, theirs = _tabs(backend)
     mine.save(played(1))
-    theirs.load()
     theirs.save(played(2))
     mine.clear()
-    assert backend.getItem(GAME_KEY) is None and mine.kept() == [saved_form(played(2))]
+    assert backend.getItem(live_key("mine")) is None
+    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(played(2)) and mine.kept() == []
+    theirs.clear()  # the last game saved, its own: a new tab starts afresh
+    assert backend.getItem(GAME_KEY) is None
 
 
-def _replaced_by_another_tab() -> tuple[MemoryBackend, SavedGames, Game]:
-    """My tab saved ``played(1)``; another tab, opened on it, then saved ``played(2)`` over it."""
+def test_a_damaged_slot_is_set_aside_and_the_tab_opens_the_last_game_saved():
     backend = MemoryBackend()
-    mine, theirs = _saved(backend), _saved(backend)
-    game = played(1)
-    mine.save(game)
-    theirs.load()
+    mine, theirs = _tabs(backend)
     theirs.save(played(2))
-    return backend, mine, game
-
-
-def test_a_tab_replaced_by_another_keeps_its_game_at_once_and_drops_the_copy_when_it_saves_again():
-    backend, mine, game = _replaced_by_another_tab()
-    assert mine.replaced_elsewhere(backend.getItem(GAME_KEY), game) is True
-    assert mine.kept() == [saved_form(game)]  # safe even if this tab is closed now
-    game.play("left")
-    mine.save(game)  # playing on: mine is saved again, theirs is kept, my stale copy is gone
-    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(game)
-    assert mine.kept() == [saved_form(played(2))]
-
-
-def test_taking_the_other_tabs_game_leaves_mine_kept():
-    backend, mine, game = _replaced_by_another_tab()
-    mine.replaced_elsewhere(backend.getItem(GAME_KEY), game)
-    taken = mine.take_saved()
-    assert taken.to_dict() == played(2).to_dict()
-    mine.save(taken)
-    assert mine.kept() == [saved_form(game)] and mine.take_notices() == []
-
-
-def test_events_that_change_nothing_keep_nothing():
-    backend = MemoryBackend()
-    saved = _saved(backend)
-    game = played(1)
-    saved.save(game)
-    assert saved.replaced_elsewhere(encode(game), game) is False  # the same game
-    backend.removeItem(GAME_KEY)
-    assert saved.replaced_elsewhere(None, game) is False  # the other tab's game ended: mine is saved again
-    assert backend.getItem(GAME_KEY) == encode(game)
-    fresh = Game.new(3)
-    assert saved.replaced_elsewhere(encode(played(2)), fresh) is False  # nothing played here to keep
-    assert saved.kept() == []
+    backend.setItem(live_key("mine"), '{"at": 1, "game": [1, 2]}')
+    assert mine.load().to_dict() == played(2).to_dict()
+    assert "This tab's saved game could not be used" in mine.take_notices()[0]
 
 
 def test_swap_cycles_through_the_kept_games():
@@ -157,3 +140,13 @@ def test_damaged_kept_games_are_dropped_one_by_one_and_the_list_set_aside_if_unr
     assert len(saved.take_notices()) == 2 and json.loads(backend.getItem(KEPT_KEY)) == [good]
     backend.setItem(KEPT_KEY, "{}")
     assert saved.kept() == [] and "not a list" in saved.take_notices()[0]
+
+
+def test_a_game_reloaded_from_its_tab_and_then_lost_leaves_nothing_to_restore():
+    backend = MemoryBackend()
+    mine, _ = _tabs(backend)
+    mine.save(played(1, moves=7))
+    reloaded = SavedGames(Storage(backend), "mine")
+    reloaded.load()
+    reloaded.clear()  # the game ended at its next move
+    assert backend.getItem(GAME_KEY) is None and backend.getItem(live_key("mine")) is None

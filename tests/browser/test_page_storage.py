@@ -121,8 +121,10 @@ def test_a_full_storage_keeps_the_last_saved_game_and_says_so_not_that_storage_i
         page.keyboard.press(("ArrowLeft", "ArrowDown", "ArrowRight", "ArrowUp")[index % 4])
     read_board(page)
     assert "could not be saved" in page.text_content("#notice-text")
-    # A save that no longer fits leaves the last one that did; a reload brings that one back.
-    last = json.loads(page.evaluate(f"() => localStorage.getItem('{GAME_KEY}')"))
+    # A save that no longer fits leaves the last one that did; a reload brings this tab's back.
+    last = json.loads(
+        page.evaluate("() => localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('game2048:live:')))")
+    )["game"]
     assert last["moves"] >= 10
     run.reload()
     assert read_board(page) == last["rows"] and read_score(page) == last["score"]
