@@ -27,7 +27,7 @@ from app.outside_data import BadData
 from app.storage import GAME_KEY, KEPT_KEY, LIVE_PREFIX, Storage, live_key
 from game2048.board import max_rank
 from game2048.game import Game, SavedStateError
-from game2048.game_record import RecordError, resume, saved_record
+from game2048.game_record import GameRecord, RecordError, replay, resume, saved_record
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
@@ -37,6 +37,7 @@ An open tab whose game waits longer only finds a copy among the kept games; its 
 next move."""
 
 
+REBUILT = "Your saved game could not be read as it was ({}), so it was rebuilt from its moves."
 RECORD_REFUSED = (
     "Your game's record could not be read ({}): the game goes on, but undo reaches back only to "
     "this position and the game will not be listed in your games."
@@ -75,6 +76,24 @@ def parse_game(data: Any) -> Game:
         return Game.from_dict(data)
     except SavedStateError as exc:
         raise BadData(str(exc)) from None
+
+
+def rebuilt_from_record(data: Any, refused: BadData) -> Game:
+    """A saved game refused for a damaged field, rebuilt from the record saved with it if that replays to its board.
+
+    The board, score and generator are redundant with the record: a record that reaches the saved board, in as many
+    moves, gives them all back.  ``refused`` again when there is no such record.
+    """
+    record = data.get("record") if isinstance(data, dict) else None
+    try:
+        game = replay(GameRecord.from_dict(record))
+    except RecordError:
+        raise refused from None
+    shown = game.to_dict()
+    if shown.get("rows") != data.get("rows") or shown.get("moves") != data.get("moves"):
+        raise refused
+    game.started = GameRecord.from_dict(record).started
+    return game
 
 
 def worth_keeping(game: Game) -> bool:
@@ -165,7 +184,11 @@ class SavedGames:
         return game
 
     def _parse_loaded(self, data: Any) -> Game:
-        game = parse_game(data)
+        try:
+            game = parse_game(data)
+        except BadData as exc:
+            game = rebuilt_from_record(data, exc)
+            self.storage.notices.append(REBUILT.format(exc))
         self._loaded = (game, data)
         return game
 

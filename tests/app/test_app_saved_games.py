@@ -150,3 +150,20 @@ def test_a_game_reloaded_from_its_tab_and_then_lost_leaves_nothing_to_restore():
     reloaded.load()
     reloaded.clear()  # the game ended at its next move
     assert backend.getItem(GAME_KEY) is None and backend.getItem(live_key("mine")) is None
+
+
+def test_a_saved_game_with_a_damaged_score_is_rebuilt_from_its_record():
+    backend = MemoryBackend()
+    saved = _saved(backend)
+    game = played(1, moves=9)
+    saved.save(game)
+    data = json.loads(backend.getItem(GAME_KEY))
+    data["score"] += 2  # a redundant field damaged: the record still replays to the board
+    backend.setItem(GAME_KEY, json.dumps(data))
+    again = _saved(backend)
+    loaded = again.restore_history(again.load())
+    assert loaded.to_dict() == game.to_dict() and len(loaded.history) == 9
+    assert "rebuilt from its moves" in again.take_notices()[0]
+    data["rows"][0][0] = 4096  # a board the record does not reach: refused whole, as before
+    backend.setItem(GAME_KEY, json.dumps(data))
+    assert _saved(backend).load() is None
