@@ -366,6 +366,18 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any) -> str:
     )
 
 
+def _heat_rows(board: list[list[int]], empty_td: "Callable[[int], str | None]") -> str:
+    """A heat map's four rows: a tile shows its value, an empty cell (0..15) what ``empty_td`` draws for it."""
+    rows = []
+    for r in range(4):
+        cells = []
+        for col in range(4):
+            td = empty_td(4 * r + col)
+            cells.append(td if td is not None else f'<td class="heat-tile">{int(board[r][col])}</td>')
+        rows.append(f"<tr>{''.join(cells)}</tr>")
+    return "".join(rows)
+
+
 def _chance_section(chance: dict[str, Any] | None) -> str:
     """Expectimax's chance node after the chosen move: each empty cell's 2 and 4, their odds, and the mean."""
     if not chance:
@@ -379,27 +391,25 @@ def _chance_section(chance: dict[str, Any] | None) -> str:
     }
     low = min(cell_means.values())
     high = max(cell_means.values())
-    rows = []
-    for r in range(4):
-        cells = []
-        for col in range(4):
-            cell = by_cell.get(4 * r + col)
-            if cell is None:
-                cells.append(f'<td class="heat-tile">{int(chance["rows"][r][col])}</td>')
-                continue
-            worth = cell_means[4 * r + col]
-            level = 0 if high == low else round(4 * (high - worth) / (high - low))  # darker: worse for you
-            words = (
-                f"row {r + 1}, column {col + 1}: a 2 (probability {cell['p_two']:.3f}) leaves "
-                f"{format_value(cell['two'] - mean)} from the mean, a 4 ({cell['p_four']:.3f}) "
-                f"{format_value(cell['four'] - mean)}"
-            )
-            cells.append(
-                f'<td class="heat heat-{level}" title="{escape(words)}" aria-label="{escape(words)}">'
-                f"<span>2: {escape(_signed(cell['two'] - mean))}</span>"
-                f"<span>4: {escape(_signed(cell['four'] - mean))}</span></td>"
-            )
-        rows.append(f"<tr>{''.join(cells)}</tr>")
+
+    def chance_td(index: int) -> str | None:
+        cell = by_cell.get(index)
+        if cell is None:
+            return None
+        worth = cell_means[index]
+        level = 0 if high == low else round(4 * (high - worth) / (high - low))  # darker: worse for you
+        words = (
+            f"{_cell_name(index)}: a 2 (probability {cell['p_two']:.3f}) leaves "
+            f"{format_value(cell['two'] - mean)} from the mean, a 4 ({cell['p_four']:.3f}) "
+            f"{format_value(cell['four'] - mean)}"
+        )
+        return (
+            f'<td class="heat heat-{level}" title="{escape(words)}" aria-label="{escape(words)}">'
+            f"<span>2: {escape(_signed(cell['two'] - mean))}</span>"
+            f"<span>4: {escape(_signed(cell['four'] - mean))}</span></td>"
+        )
+
+    rows = _heat_rows(chance["rows"], chance_td)
     n = len(chance["cells"])
     return (
         '<section class="explorer-part" aria-labelledby="explorer-chance-title">'
@@ -412,7 +422,7 @@ def _chance_section(chance: dict[str, Any] | None) -> str:
         "difference from that mean.</p>"
         '<table class="heat-map" id="explorer-chance"><caption>Value after a 2 and after a 4 in each empty cell, '
         "from the mean; darker is worse for you</caption>"
-        f"<tbody>{''.join(rows)}</tbody></table></section>"
+        f"<tbody>{rows}</tbody></table></section>"
     )
 
 
@@ -496,30 +506,26 @@ def _placements_section(heat: dict[str, Any] | None) -> str:
         by_cell.setdefault(int(c["cell"]), {})[int(c["tile"])] = c
     scores = [int(c["annoyance"]) for c in heat["cells"]]
     low, high = min(scores, default=0), max(scores, default=0)
-    rows = []
-    for r in range(4):
-        cells = []
-        for col in range(4):
-            cell = by_cell.get(4 * r + col)
-            if cell is None:
-                value = int(heat["rows"][r][col])
-                cells.append(f'<td class="heat-tile">{value}</td>')
-                continue
-            two, four = cell[2], cell[4]
-            top = max(int(two["annoyance"]), int(four["annoyance"]))
-            level = 0 if high == low else round(4 * (top - low) / (high - low))
-            kept = [str(p["tile"]) for p in (two, four) if p["kept"]]
-            kept_cls = " kept" if kept else ""
-            words = (
-                f"row {r + 1}, column {col + 1}: a 2 scores {two['annoyance']}"
-                f"{' (kept)' if two['kept'] else ''}, a 4 scores {four['annoyance']}{' (kept)' if four['kept'] else ''}"
-            )
-            cells.append(
-                f'<td class="heat heat-{level}{kept_cls}" title="{escape(words)}" aria-label="{escape(words)}">'
-                f'<span class="heat-two{" kept" if two["kept"] else ""}">2: {int(two["annoyance"])}</span>'
-                f'<span class="heat-four{" kept" if four["kept"] else ""}">4: {int(four["annoyance"])}</span></td>'
-            )
-        rows.append(f"<tr>{''.join(cells)}</tr>")
+
+    def annoyance_td(index: int) -> str | None:
+        cell = by_cell.get(index)
+        if cell is None:
+            return None
+        two, four = cell[2], cell[4]
+        top = max(int(two["annoyance"]), int(four["annoyance"]))
+        level = 0 if high == low else round(4 * (top - low) / (high - low))
+        kept_cls = " kept" if two["kept"] or four["kept"] else ""
+        words = (
+            f"{_cell_name(index)}: a 2 scores {two['annoyance']}"
+            f"{' (kept)' if two['kept'] else ''}, a 4 scores {four['annoyance']}{' (kept)' if four['kept'] else ''}"
+        )
+        return (
+            f'<td class="heat heat-{level}{kept_cls}" title="{escape(words)}" aria-label="{escape(words)}">'
+            f'<span class="heat-two{" kept" if two["kept"] else ""}">2: {int(two["annoyance"])}</span>'
+            f'<span class="heat-four{" kept" if four["kept"] else ""}">4: {int(four["annoyance"])}</span></td>'
+        )
+
+    rows = _heat_rows(heat["rows"], annoyance_td)
     kept_list = "".join(
         f"<li>{escape(c['label'])} (annoyance {int(c['annoyance'])})</li>" for c in heat["cells"] if c["kept"]
     )
@@ -533,7 +539,7 @@ def _placements_section(heat: dict[str, Any] | None) -> str:
         f"{term('islands', 'islands')} (higher is worse for you).</p>"
         '<table class="heat-map" id="explorer-heat"><caption>Annoyance of a 2 and of a 4 in each empty cell; '
         "outlined: kept by the reduction</caption>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
+        f"<tbody>{rows}</tbody></table>"
         f'<ul class="kept-list" aria-label="Placements kept">{kept_list}</ul></section>'
     )
 

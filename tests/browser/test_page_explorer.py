@@ -219,16 +219,20 @@ def test_on_a_phone_the_explorer_is_a_column_and_every_small_tile_number_is_read
     assert run.errors == []
 
 
-def test_the_explorer_says_why_in_words_and_numbers_and_its_words_explain_themselves(open_page):
-    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
-    page = run.page
-    wait_ai_ready(page)
+def _explorer_after_an_ai_step(page) -> tuple[dict[str, dict[str, str]], str]:
+    """E, then N: the explained root moves and the move played."""
     page.keyboard.press("e")
     page.keyboard.press("n")
     wait_decisions(page, 1)
     _explained(page, 1)
-    root = _root(page)
-    move = page.text_content("#readout-move")
+    return _root(page), page.text_content("#readout-move")
+
+
+def test_the_explorer_says_why_in_words_and_numbers_and_its_words_explain_themselves(open_page):
+    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    root, move = _explorer_after_an_ai_step(page)
     for entry in (e for e in root.values() if "illegal" not in e["cls"]):  # exact by default; a bound says so
         assert entry["exact"] == "true" or "proved no better than the chosen move" in entry["value"], entry
     why = page.text_content("#explorer-why")
@@ -253,12 +257,7 @@ def test_expectimax_is_shown_as_itself(open_page):
     wait_ai_ready(page)
     page.select_option("#ai-algorithm", "expectimax")
     assert "plays with its own evaluation preset, rows (it was classic)" in page.text_content("#ai-status")
-    page.keyboard.press("e")
-    page.keyboard.press("n")
-    wait_decisions(page, 1)
-    _explained(page, 1)
-    root = _root(page)
-    move = page.text_content("#readout-move")
+    root, move = _explorer_after_an_ai_step(page)
     assert root[move]["value"].startswith("best")
     others = [e["value"] for m, e in root.items() if m != move and "illegal" not in e["cls"]]
     assert others and all(v.startswith("\u2212") or v.startswith("best") for v in others)  # behind the best
