@@ -174,7 +174,7 @@ class SavedGames:
                 try:
                     game = self._parse_loaded(slot["game"])
                     shared = json.dumps(slot["game"])
-                    if self.storage.get(GAME_KEY) == shared:  # this tab saved it last: its to clear when it ends
+                    if self.storage.get(GAME_KEY) == shared:  # this tab saved it last: it clears it when the game ends
                         self._written = shared
                     return game
                 except BadData as exc:
