@@ -384,7 +384,6 @@ def _chance_section(chance: dict[str, Any] | None) -> str:
         return ""
     mean = float(chance["value"])
     by_cell = {int(c["cell"]): c for c in chance["cells"]}
-    weighted = [c["p_two"] * c["two"] + c["p_four"] * c["four"] for c in chance["cells"]]
     cell_means = {
         int(c["cell"]): (c["two"] * c["p_two"] + c["four"] * c["p_four"]) / (c["p_two"] + c["p_four"])
         for c in chance["cells"]
@@ -418,7 +417,7 @@ def _chance_section(chance: dict[str, Any] | None) -> str:
         f"A {term('chance-node', 'chance node')}: expectimax does not assume the worst tile; "
         f"each of the {n} empty cells gets a 2 with probability 0.9/{n} and a 4 with 0.1/{n}, "
         "and the move is worth the weighted mean of what follows, "
-        f"<strong>{escape(format_value(sum(weighted)))}</strong>. Each cell shows its 2 and its 4 as the "
+        f"<strong>{escape(format_value(mean))}</strong>. Each cell shows its 2 and its 4 as the "
         "difference from that mean.</p>"
         '<table class="heat-map" id="explorer-chance"><caption>Value after a 2 and after a 4 in each empty cell, '
         "from the mean; darker is worse for you</caption>"

@@ -84,15 +84,15 @@ def rebuilt_from_record(data: Any, refused: BadData) -> Game:
     The board, score and generator are redundant with the record: a record that reaches the saved board, in as many
     moves, gives them all back.  ``refused`` again when there is no such record.
     """
-    record = data.get("record") if isinstance(data, dict) else None
     try:
-        game = replay(GameRecord.from_dict(record))
+        record = GameRecord.from_dict(data.get("record") if isinstance(data, dict) else None)
+        game = replay(record)
     except RecordError:
         raise refused from None
     shown = game.to_dict()
     if shown.get("rows") != data.get("rows") or shown.get("moves") != data.get("moves"):
         raise refused
-    game.started = GameRecord.from_dict(record).started
+    game.started = record.started
     return game
 
 

@@ -43,7 +43,8 @@ from collections.abc import Callable, Mapping
 from math import inf, nextafter
 from typing import Any
 
-from ..board import DIRECTIONS, Board, has_win_tile, to_rows
+from ..board import DIRECTIONS, Board, from_rows, has_win_tile, to_rows
+from ..evaluation.terms import term_name, weighted_terms
 from ..move_tables import afterstates
 from ..values import WIN_SCORE
 from . import alphabeta, expectimax
@@ -255,9 +256,6 @@ def _why(
     runner_up: tuple[int, dict[str, Any]],
 ) -> dict[str, Any] | None:
     """The two lines' end boards term by term, and the term that favours the chosen move most."""
-    from ..board import from_rows
-    from ..evaluation.terms import term_name, weighted_terms
-
     lines = []
     for index, pv in (chosen, runner_up):
         end = _line_end(pv)
