@@ -214,3 +214,39 @@ def test_threads_share_the_weights_and_learn_as_one_thread_does(tmp_path: Path) 
     assert state.games == 4000
     with pytest.raises(ValueError, match="threads"):
         TrainOptions(threads=0)
+
+
+def test_a_run_started_from_a_network_file_fine_tunes_its_weights(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    trained = _weights(TINY, seed=3)
+    base = tmp_path / "base.ntn"
+    manifest = write(quantize(TINY, trained), base, {"games": 0})
+    start = dequantized(ntuple_file.read(base, manifest))
+    # alpha at its smallest: the first block plays the file's weights, barely moved
+    state, weights = train(TrainOptions(shape="2x4", games=20, block=20, alpha=1e-12, init=str(base)), tmp_path / "a")
+    assert state.init_sha256 == manifest["sha256"]
+    assert np.allclose(weights, start, atol=1e-3) and np.abs(start).max() > 10
+    from_zero = greedy_games(TINY, np.zeros_like(start), 20, seed=1)
+    played = greedy_games(TINY, weights, 20, seed=1)
+    assert not np.array_equal(played, from_zero)
+    # the export names the file the run started from, and a resume must start from the same one
+    run = tmp_path / "a"
+    out = tmp_path / "tuned.ntn"
+    assert cli.main(["export", "--run", str(run), "--out", str(out), "--games", "5"]) == 0
+    tuned = json.loads(out.with_suffix(".json").read_text())
+    assert tuned["command"].endswith(f"--init {base}") and tuned["init_sha256"] == manifest["sha256"]
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(shape="2x4", games=40, block=20, alpha=1e-12), run, resume=True)
+
+
+def test_a_network_file_a_run_cannot_start_from_is_refused_with_the_reason(tmp_path: Path) -> None:
+    base = tmp_path / "base.ntn"
+    with pytest.raises(TrainError, match="cannot start from .*base.json"):
+        train(TrainOptions(shape="2x4", games=10, init=str(base)), tmp_path / "r")
+    write(quantize(TINY, _weights(TINY)), base, {"games": 0})
+    with pytest.raises(TrainError, match="holds shape 2x4, the run is 4x6"):
+        train(TrainOptions(shape="4x6", games=10, init=str(base)), tmp_path / "r")
+    data = bytearray(base.read_bytes())
+    data[-1] ^= 1
+    base.write_bytes(bytes(data))
+    with pytest.raises(TrainError, match="SHA-256 differs"):
+        train(TrainOptions(shape="2x4", games=10, init=str(base)), tmp_path / "r")

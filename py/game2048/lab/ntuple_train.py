@@ -55,6 +55,9 @@ class TrainOptions:
     block: int = 1_000
     checkpoint_s: float = 300.0
     threads: int = 1
+    init: str = ""
+    """A network file (its manifest beside it) whose weights the run starts from instead of zeros: a
+    trained network fine-tuned at a smaller ``alpha``.  Empty: from zeros."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -75,6 +78,7 @@ class TrainOptions:
             "seed": self.seed,
             "block": self.block,
             "threads": self.threads,
+            "init": self.init,
         }
 
 
@@ -87,6 +91,8 @@ class TrainState:
     seconds: float = 0.0
     rng: list[int] = field(default_factory=list)
     curve: list[dict[str, float]] = field(default_factory=list)
+    init_sha256: str = ""
+    """The SHA-256 of the network file the run started from (``TrainOptions.init``), if any."""
 
 
 def first_rng_state(seed: int) -> int:
@@ -135,7 +141,7 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
         state = TrainState(**meta["state"])
         if isinstance(state.rng, int):  # a checkpoint from before threads: one generator
             state.rng = [state.rng]
-        return {"threads": 1, **meta["options"]}, state, weights
+        return {"threads": 1, "init": "", **meta["options"]}, state, weights
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
 
@@ -161,7 +167,10 @@ def train(
             raise TrainError(f"{out} holds {weights.shape[0]} weights; shape {options.shape} has {shape.weights}")
     else:
         state = TrainState(rng=[first_rng_state(options.seed + t * 1_000_003) for t in range(options.threads)])
-        weights = np.zeros(shape.weights, dtype=np.float32)
+        if options.init:
+            weights, state.init_sha256 = initial_weights(Path(options.init), shape)
+        else:
+            weights = np.zeros(shape.weights, dtype=np.float32)
     feats = K.features(shape)
     work = K.scratch(feats)
     rng = np.array(state.rng, dtype=np.uint64)
@@ -187,6 +196,25 @@ def train(
             save_checkpoint(out, options, state, weights)
             last_saved = time.perf_counter()
     return state, weights
+
+
+def initial_weights(path: Path, shape: Shape) -> tuple[np.ndarray, str]:
+    """The weights of the network file at ``path`` (checked against the manifest beside it) and its SHA-256.
+
+    ``TrainError`` when the file is missing, damaged or of another shape than the run's.
+    """
+    from ..evaluation.ntuple_file import NetworkError, read
+    from .ntuple_export import dequantized
+
+    try:
+        manifest = json.loads(path.with_suffix(".json").read_text())
+        network = read(path, manifest)
+    except (OSError, ValueError) as exc:  # NetworkError is a ValueError
+        reason = exc if isinstance(exc, NetworkError) else f"its manifest {path.with_suffix('.json')}: {exc}"
+        raise TrainError(f"cannot start from {path}: {reason}") from None
+    if network.shape.tuples != shape.tuples or network.shape.values != shape.values:
+        raise TrainError(f"cannot start from {path}: it holds shape {network.shape.name}, the run is {shape.name}")
+    return dequantized(network), str(manifest["sha256"])
 
 
 def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np.ndarray:

@@ -50,6 +50,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument(
         "--threads", type=int, default=1, help="threads sharing the weights without locks (default 1: reproducible)"
     )
+    parser.add_argument(
+        "--init",
+        default="",
+        help="start from this network file's weights (its manifest beside it), e.g. to fine-tune at a smaller alpha",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -72,6 +77,7 @@ def train_command_line(options: dict[str, Any]) -> str:
         f"python -m game2048.lab train --shape {options['shape']} --games {options['games']} "
         f"--alpha {options['alpha']} --seed {options['seed']} --block {options['block']}"
         + (f" --threads {options['threads']}" if options.get("threads", 1) > 1 else "")
+        + (f" --init {options['init']}" if options.get("init") else "")
     )
 
 
@@ -93,6 +99,7 @@ def export(args: argparse.Namespace) -> None:
         "alpha": saved["alpha"],
         "seed": saved["seed"],
         "command": train_command_line({**saved, "games": state.games}),
+        **({"init_sha256": state.init_sha256} if state.init_sha256 else {}),
         "prune": args.prune,
         "step": network.scale,
         "greedy": greedy,
@@ -159,11 +166,13 @@ def run(args: argparse.Namespace) -> None:
         block=args.block,
         checkpoint_s=args.checkpoint_s,
         threads=args.threads,
+        init=args.init,
     )
     shape = parse_shape(options.shape)
     print(
         f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}"
         + (f", {options.threads} threads" if options.threads > 1 else "")
+        + (f", from {options.init}" if options.init else "")
     )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:
