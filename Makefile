@@ -77,7 +77,7 @@ bench-games: deps chromium
 	$(VPY) tools/bench_games.py --lab $(ARGS)
 
 soak: deps chromium
-	$(VPY) tools/soak.py
+	$(VPY) tools/soak.py $(ARGS)
 
 lab: deps
 	$(VPY) -m game2048.lab $(ARGS)

@@ -14,6 +14,15 @@ it takes to play ``--moves`` moves (1,000 by default): at a win it presses
 
     python tools/soak.py [--moves 1000] [--think-ms 20]
 
+``--tabs N`` (2 or more) is the shared-storage soak instead: one tab keeps
+three games from ``?seed=`` links over a game in progress, then N tabs of one
+browser autoplay together at ``--think-ms`` (100 by default here) for
+``--seconds``.  It checks every tab's moves as above, that no tab's autoplay
+stops or its worker is restarted, that the kept games are all still stored,
+and that each tab's game comes back on reload.
+
+    python tools/soak.py --tabs 3 [--seconds 120]
+
 Exit status 0 when all checks pass, 1 otherwise; the figures are printed either way.
 """
 
@@ -89,9 +98,16 @@ def heap_mb(cdp) -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--moves", type=int, default=1000)
-    parser.add_argument("--think-ms", type=int, default=20)
+    parser.add_argument("--think-ms", type=int, default=None, help="20 by default; 100 with --tabs")
     parser.add_argument("--timeout-s", type=float, default=1800.0)
+    parser.add_argument("--tabs", type=int, default=1, help="tabs autoplaying together on one storage (default 1)")
+    parser.add_argument("--seconds", type=float, default=120.0, help="how long the tabs autoplay (with --tabs)")
     args = parser.parse_args(argv)
+    if args.tabs > 1:
+        from soak_tabs import soak_tabs
+
+        return soak_tabs(args.tabs, args.seconds, args.think_ms or 100)
+    args.think_ms = args.think_ms or 20
     from playwright.sync_api import sync_playwright
 
     settings = json.dumps({"ai": {"think_ms": args.think_ms, "pause_ms": 0}})

@@ -9,12 +9,21 @@ the game alone.  Starting has a time limit and one retry; a worker that
 fails during a search (not a refused request: the call itself) is marked
 for a restart, which ``restart()`` performs with a new worker.
 
+Time limits count the page's progress, not wall time alone (``_within``):
+the clock advances by ticks of the page's own timer, a tick that comes late
+(a background tab, a busy machine, a slow phone holding the main thread)
+counts as one tick, and a call is given up only at a second tick past its
+limit, so an answer that arrived while the page was held back is read
+first.  A call's clock starts once the worker has finished building the
+other presets' tables, which it does before answering.
+
 Workers come from a ``start_worker(attempt)`` callable (the page creates a
 script tag; CPython tests hand in fakes).
 """
 
 import asyncio
 import json
+import time
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -28,6 +37,8 @@ TIMEOUT_SLACK_S = 3.0
 START_TIMEOUT_S = 45.0
 """One attempt to start the worker: its interpreter and tables take 3-10 s here, about 20 s on a phone four times
 slower; a stalled download is tried again after this, and the AI given up after ``START_ATTEMPTS`` of them."""
+TICKS_PER_LIMIT = 10
+"""A time limit is counted in this many ticks of the page's timer (``_within``)."""
 SLOW_STEP_S = 15
 """A loading step taking longer than this is said to be unusually slow (``AiControls._show_loading``)."""
 START_ATTEMPTS = 2
@@ -52,6 +63,8 @@ class AiClient:
         self.restarts = 0
         self.stage = ""  # while starting: one of LOADING_STAGES; "" otherwise
         self._preparing: Any = None  # the task asking for the other presets' tables, kept until it ends
+        self._prepared = asyncio.Event()  # set once that task has ended (or was never needed)
+        self._prepared.set()
 
     @property
     def ready(self) -> bool:
@@ -64,7 +77,7 @@ class AiClient:
         for _ in range(START_ATTEMPTS):
             self.attempts += 1
             try:
-                worker, presets = await asyncio.wait_for(self._start(self.attempts), self.start_timeout_s)
+                worker, presets = await _within(self._start(self.attempts), self.start_timeout_s)
             except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
                 reason = f"it did not answer within {self.start_timeout_s:g} s"
                 continue
@@ -103,10 +116,11 @@ class AiClient:
             )
         ):
             raise RuntimeError("the worker listed no usable evaluation presets")
-        self._preparing = asyncio.create_task(self._prepare_other_presets(worker))
+        self._prepared = asyncio.Event()
+        self._preparing = asyncio.create_task(self._prepare_other_presets(worker, self._prepared))
         return presets
 
-    async def _prepare_other_presets(self, worker: Any) -> None:
+    async def _prepare_other_presets(self, worker: Any, prepared: asyncio.Event) -> None:
         """The worker's other presets' tables, built while the page goes on; a request asked meanwhile waits.
 
         Not awaited by ``connect``: the AI is ready with the default presets.
@@ -116,6 +130,8 @@ class AiClient:
             await _awaitable(worker.prepare_other_presets())
         except Exception:  # noqa: BLE001 - the next request reports a worker that broke
             pass
+        finally:
+            prepared.set()
 
     async def restart(self) -> bool:
         """A new worker after one died during a search; False once ``MAX_RESTARTS`` are used up."""
@@ -139,14 +155,23 @@ class AiClient:
 
         ``budget_ms`` is the time the worker was asked to take: the call is
         given up, and the worker marked for a restart, after
-        ``TIMEOUT_FACTOR`` times that plus ``TIMEOUT_SLACK_S``.
+        ``TIMEOUT_FACTOR`` times that plus ``TIMEOUT_SLACK_S`` of the page's
+        progress (``_within``), counted once the worker has built the other
+        presets' tables (``START_TIMEOUT_S`` for those).
         """
         if not self.ready:
             return {"ok": False, "error": self.error or "the AI is not ready yet"}
+        if not self._prepared.is_set():
+            try:
+                await _within(self._prepared.wait(), self.start_timeout_s)
+            except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
+                self.needs_restart = True
+                error = f"the AI did not finish building its tables within {self.start_timeout_s:g} s"
+                return {"ok": False, "error": error, "restart": True}
         timeout = budget_ms / 1000.0 * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
         try:
             exported = getattr(self.worker, function)
-            raw = await asyncio.wait_for(_awaitable(exported(json.dumps(request))), timeout)
+            raw = await _within(exported(json.dumps(request)), timeout)
         except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
             self.needs_restart = True
             return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}
@@ -160,6 +185,57 @@ class AiClient:
         if not isinstance(answer, dict) or "ok" not in answer:
             return {"ok": False, "error": "the AI's answer has no 'ok' field"}
         return answer
+
+
+async def _within(awaitable: Any, limit_s: float) -> Any:
+    """What ``awaitable`` gives, or ``asyncio.TimeoutError`` once the page has progressed ``limit_s`` without it.
+
+    The page's progress is counted in ticks of its own timer, ``limit_s /
+    TICKS_PER_LIMIT`` apart; a tick that comes late counts as one tick, not as
+    the time the page was held back, and the limit is called only at the
+    second tick past it, so an answer that arrived meanwhile is read first.
+    """
+    task = asyncio.create_task(_awaitable(awaitable))
+    expired: list[bool] = []
+
+    async def watch() -> None:
+        tick = limit_s / TICKS_PER_LIMIT
+        counted = 0.0
+        past = False
+        while True:
+            last = _ticks()
+            await asyncio.sleep(tick)
+            counted += min(_seconds_since(last), tick)
+            if counted >= limit_s - tick / 2:
+                if past:
+                    break
+                past = True
+        expired.append(True)
+        task.cancel()
+
+    watchdog = asyncio.create_task(watch())
+    try:
+        return await task
+    except asyncio.CancelledError:
+        if expired:
+            raise asyncio.TimeoutError from None  # noqa: UP041 - MicroPython has no builtin TimeoutError
+        raise
+    finally:
+        watchdog.cancel()
+        if not task.done():  # the call itself was cancelled: so is what it waited for
+            task.cancel()
+
+
+def _ticks() -> Any:
+    """A reading of a clock that only goes forward, for ``_seconds_since`` (MicroPython has no ``monotonic``)."""
+    return time.ticks_ms() if hasattr(time, "ticks_ms") else time.monotonic()
+
+
+def _seconds_since(reading: Any) -> float:
+    """Seconds since ``_ticks()`` gave ``reading`` (MicroPython's milliseconds wrap around: ``ticks_diff``)."""
+    if hasattr(time, "ticks_diff"):
+        return time.ticks_diff(time.ticks_ms(), reading) / 1000.0  # type: ignore[attr-defined]
+    return float(time.monotonic() - reading)
 
 
 def _known_move(answer: dict[str, Any]) -> dict[str, Any]:

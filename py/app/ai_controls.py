@@ -89,7 +89,7 @@ class AiControls:
             "hint": self.hint,
             "step": self.step,
             "autoplay": self.toggle_autoplay,
-            "stop": lambda: self.stop_autoplay(),
+            "stop": self.stop,
         }[action]
 
     async def connect(self, restart: bool = False) -> None:
@@ -156,7 +156,7 @@ class AiControls:
         return False
 
     def _run_pending(self) -> None:
-        """Answer the hint or step asked for while busy, once the moves already queued are drawn."""
+        """Answer the hint, step or autoplay asked for while busy, once the moves already queued are drawn."""
         action, self.pending = self.pending, None
         if action is not None:
             self._wiring.spawn(self._when_idle(action))
@@ -173,7 +173,14 @@ class AiControls:
             self.start_autoplay()
 
     def start_autoplay(self) -> None:
-        if not self.client.ready or self.autoplaying:
+        if self.autoplaying:
+            return
+        if not self.client.ready:  # asked while the AI starts: it starts when the AI is ready; asked again, not
+            if self.pending == "autoplay":
+                self.pending = None
+                self._set_status("Autoplay will not start.")
+            else:
+                self._defer("autoplay")
             return
         if self.session.game.over:
             self._set_status("Game over: start a new game to autoplay.")
@@ -190,6 +197,13 @@ class AiControls:
         self._set_status("Autoplay\u2026")
         self._update_buttons()
         self._wiring.spawn(self._autoplay(self._run))
+
+    def stop(self) -> None:
+        """The Stop key: autoplay stops, or an autoplay asked for while the AI starts will not start."""
+        if self.pending == "autoplay":
+            self.pending = None
+            self._set_status("Autoplay will not start.")
+        self.stop_autoplay()
 
     def stop_autoplay(self, status: str = "Autoplay stopped.") -> None:
         if not (self.autoplaying or self.waiting_at_win):

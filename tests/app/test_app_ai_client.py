@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 
 from app_async import run_async
@@ -225,3 +226,86 @@ def test_once_ready_the_client_asks_for_the_other_presets_without_waiting_for_th
         return asked
 
     assert run_async(scenario) == ["prepare", "prepared"]
+
+
+class HeldBack(RealWorker):
+    """A worker that answers at once while the page's main thread is held back for longer than the call's
+    limit (a background tab, a busy machine): the answer is read only once the thread is free again, when
+    the limit is due too, as a browser queues a worker's message behind a timer that came due meanwhile."""
+
+    def __init__(self, hold_s: float) -> None:
+        self.hold_s = hold_s
+
+    async def think(self, request_json):
+        answer = ai_worker.think(request_json)
+        loop = asyncio.get_running_loop()
+        arrived = loop.create_future()
+
+        def held() -> None:
+            time.sleep(self.hold_s)  # the main thread does nothing else meanwhile
+            # then the timers that came due run first, and the answer's message after them
+            loop.call_soon(loop.call_soon, arrived.set_result, answer)
+
+        loop.call_soon(held)
+        return await arrived
+
+
+def test_a_worker_whose_answer_waited_for_a_held_back_page_is_not_taken_for_dead(monkeypatch):
+    monkeypatch.setattr(ai_client, "TIMEOUT_SLACK_S", 0.05)  # a limit of 0.1 s for 10 ms of thought
+    answers = [_think(HeldBack(hold_s=0.3)) for _ in range(3)]
+    assert all(answer["ok"] and answer["move"] in ("up", "right", "down", "left") for answer in answers), answers
+
+
+def test_time_limits_count_the_pages_ticks_and_call_the_limit_one_tick_past_it(monkeypatch):
+    async def scenario():
+        started = time.monotonic()
+        try:
+            await ai_client._within(asyncio.sleep(10), 0.2)
+        except TimeoutError:
+            return time.monotonic() - started
+        return None
+
+    took = run_async(scenario)
+    assert took is not None and 0.2 <= took < 0.6  # the limit and one tick (0.02 s), with room for a busy machine
+
+
+def test_a_request_asked_while_the_other_presets_are_built_is_timed_from_when_they_are(monkeypatch):
+    monkeypatch.setattr(ai_client, "TIMEOUT_SLACK_S", 0.05)
+
+    class Building(RealWorker):
+        """Takes its requests one at a time, as the worker does: a think waits for the tables."""
+
+        built = False
+
+        async def prepare_other_presets(self):
+            await asyncio.sleep(0.4)  # longer than the think's limit of 0.1 s
+            self.built = True
+            return "ok"
+
+        async def think(self, request_json):
+            while not self.built:
+                await asyncio.sleep(0.01)
+            return ai_worker.think(request_json)
+
+    async def scenario():
+        client, _ = _client(Building(), timeout_s=5.0)
+        assert await client.connect()
+        return await client.think({"rows": ROWS, "think_ms": 10})
+
+    answer = run_async(scenario)
+    assert answer["ok"], answer
+
+
+def test_a_worker_that_never_finishes_the_other_presets_is_restarted():
+    class Stuck(RealWorker):
+        async def prepare_other_presets(self):
+            await asyncio.sleep(60)
+
+    async def scenario():
+        client, _ = _client(Stuck(), timeout_s=0.2)
+        assert await client.connect()
+        return await client.think({"rows": ROWS, "think_ms": 10}), client
+
+    answer, client = run_async(scenario)
+    assert not answer["ok"] and answer["restart"] and "building its tables within 0.2 s" in answer["error"]
+    assert client.needs_restart

@@ -11,6 +11,8 @@ from game2048.board import to_rows
 from game2048.evaluation import snake
 from game2048.game import Game
 
+SETTINGS_KEY = "game2048:settings"
+
 
 def _set_slider(page, selector: str, key: str) -> None:
     """Move a range input with the keyboard, as a person would (Home = minimum, End = maximum)."""
@@ -72,6 +74,42 @@ def test_while_the_ai_loads_it_says_how_far_it_is_and_a_step_asked_meanwhile_is_
     loading = [text for text in page.evaluate("window.said") if "AI loading" in text]
     assert len(loading) <= 2 and not any(text.endswith(" s") for text in loading)  # each step said once, no count
     assert run.errors == []
+
+
+def test_autoplay_asked_while_the_ai_loads_starts_once_it_is_ready_and_escape_cancels_it(open_page):
+    run = open_page("seed=33")
+    page = run.page
+    page.keyboard.press("p")  # before the AI is ready
+    page.wait_for_function("/autoplay comes when it is/.test(document.getElementById('ai-status').textContent)")
+    page.wait_for_function("document.body.dataset.autoplay === 'on'", timeout=120_000)  # once the AI is ready
+    wait_decisions(page, 3)
+    page.keyboard.press("Escape")
+    page.wait_for_function("document.body.dataset.autoplay === 'off'")
+    page.reload()
+    page.wait_for_selector('body[data-ready="true"]', state="attached", timeout=30_000)
+    page.keyboard.press("p")
+    page.keyboard.press("Escape")  # asked, then taken back before the AI is ready
+    page.wait_for_function("/Autoplay will not start/.test(document.getElementById('ai-status').textContent)")
+    wait_ai_ready(page)
+    page.wait_for_timeout(500)
+    assert page.evaluate("document.body.dataset.autoplay") == "off"
+    assert run.errors == []
+
+
+def test_a_page_held_back_longer_than_a_thinks_limit_does_not_take_its_worker_for_dead(open_page):
+    # A background tab or a busy machine holds the main thread: the worker answers meanwhile, and its
+    # answer is read when the thread is free again, though the limit (3.5 s at 100 ms) is past by then.
+    run = open_page("seed=40", storage={SETTINGS_KEY: json.dumps({"ai": {"think_ms": 100, "pause_ms": 0}})})
+    page = run.page
+    wait_ai_ready(page)
+    for n in range(1, 4):
+        page.keyboard.press("n")
+        page.evaluate("() => { const until = Date.now() + 5000; while (Date.now() < until) {} }")
+        wait_decisions(page, n)
+        assert "restart" not in page.text_content("#ai-status").lower()
+        assert not page.is_visible("#notice"), page.text_content("#notice")
+    wait_settled(page)
+    assert read_board(page) != engine_rows(40) and run.errors == []
 
 
 def test_a_move_chosen_by_the_rescue_search_says_so_in_the_readout(open_page):

@@ -72,6 +72,7 @@ HOSTILE = {
     "a win with no 2048": ({GAME_KEY: _won_without_2048()}, "", "no tile reached 2048"),
     "a score beyond the tiles": ({GAME_KEY: _score_beyond_the_tiles(), BEST_KEY: "100"}, "", "does not match"),
     "an all-zero generator": ({GAME_KEY: _zero_generator()}, "", "all zero"),
+    "a best score of three million digits": ({BEST_KEY: "9" * 3_000_000}, "", "3,000,000 characters long"),
 }
 
 
