@@ -19,6 +19,10 @@ run: deps
 serve: npm-deps
 	$(PYTHON) tools/serve.py --port $(PORT) --host $(HOST)
 
+# The page as a folder of plain files (site/), for GitHub Pages or any static host: tools/site.py.
+site: npm-deps
+	$(PYTHON) tools/site.py --out site
+
 deps: npm-deps py-deps
 
 npm-deps: node_modules/.package-lock.json

@@ -1,0 +1,133 @@
+"""``make site`` (tools/site.py): what the page fetches, the offline list as a file, each build whole.
+
+Playing the folder behind a plain static server is tests/browser/test_page_site.py.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.util
+import json
+import mimetypes
+import sys
+import threading
+import urllib.request
+from collections.abc import Iterator
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+
+import offline  # noqa: E402
+from serve import start_server  # noqa: E402
+
+pytestmark = pytest.mark.skipif(
+    not (ROOT / "node_modules" / "pyodide" / "pyodide.mjs").is_file(), reason="node_modules is missing: npm ci"
+)
+JAVASCRIPT = {"text/javascript", "application/javascript"}  # what a browser runs as a module script
+
+
+def _load_site() -> ModuleType:
+    """``tools/site.py`` under another name: ``site`` is the standard library's, imported at every start."""
+    spec = importlib.util.spec_from_file_location("tools_site", ROOT / "tools" / "site.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+site = _load_site()
+
+
+def _contents(folder: Path) -> dict[str, bytes]:
+    return {str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    site.build(out)
+    return out
+
+
+def test_the_site_holds_every_offline_file_the_service_worker_and_the_network(built):
+    contents = _contents(built)
+    offline_files = offline.offline_files(ROOT)
+    manifest = json.loads((ROOT / offline.NETWORK_MANIFEST).read_text())
+    network = f"networks/{manifest['file']}"
+    assert set(contents) == {*offline_files, "sw.js", network, "offline-files.js", ".nojekyll"}
+    for path in [*offline_files, "sw.js", network]:
+        assert contents[path] == (ROOT / path).read_bytes(), path
+    assert "node_modules/pyodide/pyodide.asm.wasm" in contents and "py/app/__init__.py" in contents
+
+
+def test_its_offline_list_is_what_serve_py_serves(built):
+    server, base_url = start_server(ROOT, port=0)
+    try:
+        with urllib.request.urlopen(base_url + offline.MANIFEST_URL) as response:
+            served = response.read()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert (built / "offline-files.js").read_bytes() == served == offline.manifest_script(ROOT)
+
+
+def test_a_build_is_the_same_bytes_and_replaces_the_previous_site_whole(built, tmp_path):
+    out = tmp_path / "site"
+    site.build(out)
+    (out / "stale.txt").write_text("from an older build")
+    (out / "py" / "app" / "gone.py").write_text("")
+    files = site.build(out)
+    assert _contents(out) == _contents(built)
+    assert files == sorted(path for path in out.rglob("*") if path.is_file())
+    assert [path.name for path in tmp_path.iterdir()] == ["site"]  # no temporary folder left beside it
+
+
+def test_a_folder_that_is_not_a_site_is_never_replaced(built, tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    with pytest.raises(FileExistsError):
+        site.build(tmp_path)
+    assert [path.name for path in tmp_path.iterdir()] == ["notes.txt"]
+    # Nor the folder a site is built from, or one above it, even one that looks like a site.
+    for out in (built, built.parent):
+        with pytest.raises(FileExistsError):
+            site.build(out, root=built)
+    assert (built / "index.html").is_file()
+
+
+def test_the_main_prints_the_count_and_size(tmp_path, capsys):
+    assert site.main(["--out", str(tmp_path / "out")]) == 0
+    count = sum(1 for path in (tmp_path / "out").rglob("*") if path.is_file())
+    assert f"{count} files, " in capsys.readouterr().out
+    (tmp_path / "other").mkdir()
+    (tmp_path / "other" / "notes.txt").write_text("mine")
+    assert site.main(["--out", str(tmp_path / "other")]) == 1
+    assert "not a site" in capsys.readouterr().err
+
+
+@pytest.fixture
+def plain_server(built: Path) -> Iterator[str]:
+    """Python's own http.server on the site: the default MIME table, no header of the project's."""
+    handler = functools.partial(SimpleHTTPRequestHandler, directory=str(built))
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_default_mime_tables_serve_modules_as_javascript_and_webassembly_as_wasm(built, plain_server):
+    # This machine's table (/etc/mime.types read by mimetypes), as `python3 -m http.server` serves it...
+    for path in sorted(built.rglob("*.*js")) + sorted(built.rglob("*.wasm")):
+        url = f"{plain_server}/{path.relative_to(built)}"
+        with urllib.request.urlopen(urllib.request.Request(url, method="HEAD")) as response:
+            kind = response.headers["Content-Type"].split(";")[0]
+        assert kind == "application/wasm" if path.suffix == ".wasm" else kind in JAVASCRIPT, (path, kind)
+    # ... and Python's built-in one, on a host without /etc/mime.types.
+    builtin = mimetypes.MimeTypes()
+    assert builtin.guess_type("a.mjs")[0] in JAVASCRIPT and builtin.guess_type("a.wasm")[0] == "application/wasm"
