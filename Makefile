@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-games soak lab
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-lighthouse bench-games soak lab site
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
@@ -75,6 +75,10 @@ bench: deps chromium
 
 bench-load: deps chromium
 	$(VPY) tools/bench_load.py --baseline
+
+# Lighthouse's four category scores and load metrics, mobile and desktop, median of 3 runs (ARGS="--runs 5 --check").
+bench-lighthouse: deps chromium
+	$(VPY) tools/bench_lighthouse.py $(ARGS)
 
 # Seeded games by the page's own autoplay in Chromium beside the CPython lab (ARGS="--games 4 --resume").
 bench-games: deps chromium
