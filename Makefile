@@ -10,18 +10,18 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-lighthouse bench-games soak lab site
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-lighthouse bench-games soak lab site
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
 	$(VPY) tools/serve.py --port $(PORT) --host $(HOST)
 
-serve: npm-deps
-	$(PYTHON) tools/serve.py --port $(PORT) --host $(HOST)
+serve: deps
+	$(VPY) tools/serve.py --port $(PORT) --host $(HOST)
 
 # The page as a folder of plain files (site/), for GitHub Pages or any static host: tools/site.py.
-site: npm-deps
-	$(PYTHON) tools/site.py --out site
+site: deps
+	$(VPY) tools/site.py --out site
 
 deps: npm-deps py-deps
 
@@ -75,6 +75,10 @@ bench: deps chromium
 
 bench-load: deps chromium
 	$(VPY) tools/bench_load.py --baseline
+
+# The main thread's long tasks from navigation to AI ready, CPU x1 and x4 (ARGS="--root /tmp/before" compares).
+bench-long-tasks: deps chromium
+	$(VPY) tools/bench_long_tasks.py $(ARGS)
 
 # Lighthouse's four category scores and load metrics, mobile and desktop, median of 3 runs (ARGS="--runs 5 --check").
 bench-lighthouse: deps chromium

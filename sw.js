@@ -1,8 +1,9 @@
 // The service worker of the 2048 page: after the first visit, the page, its Python and both
 // interpreters load from the cache, with or without the server (play and AI alike).
 //
-// What it caches, and the version, come from ./offline-files.js, which tools/serve.py makes from
-// the files the page names (tools/offline.py): self.OFFLINE = {version, cache, files: {path: sha256}}.
+// What it caches, and the version, come from ./offline-files.js, which tools/offline.py makes from
+// the files the page names (served by tools/serve.py, written into site/ by tools/site.py):
+// self.OFFLINE = {version, cache, files: {path: sha256}}.
 // The browser compares that imported script byte for byte on every update check, so any change to
 // a cached file installs a new worker.  Install fetches every file, checks its SHA-256 against the
 // list and only then writes the new cache, named after the version: complete or not at all.

@@ -16,7 +16,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import tomllib
 from pathlib import Path
 
 import pytest
@@ -26,14 +25,11 @@ RUNNER = ROOT / "tools" / "micropython_run.mjs"
 PACKAGE = ROOT / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
 RULES = tuple(f"game2048/{name}.py" for name in ("__init__", "board", "game", "mersenne", "values", "position_text"))
 """The engine's modules the page's main thread loads (paths under ``py/``)."""
-PAGE_FILES = tuple(
-    sorted(
-        source.removeprefix("./py/")
-        for source in tomllib.loads((ROOT / "pyscript.toml").read_text())["files"]
-        if source.endswith(".py")
-    )
-)
-"""Every module the page's main thread loads (``pyscript.toml``), paths under ``py/``."""
+sys.path.insert(0, str(ROOT / "tools"))
+from precompile import page_modules  # noqa: E402
+
+PAGE_FILES = tuple(source.removeprefix("py/") for source in page_modules(ROOT))
+"""Every module the page's main thread loads (``pyscript.toml``, precompiled from these), paths under ``py/``."""
 
 
 def mounts(modules: tuple[str, ...] = PAGE_FILES) -> list[str]:

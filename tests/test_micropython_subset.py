@@ -10,20 +10,16 @@ it; ``test_micropython_*`` run the modules under MicroPython itself.
 """
 
 import ast
-import tomllib
+import sys
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-PAGE_MODULES = sorted(
-    ["py/app/main.py"]  # the script itself; the config's files are what it imports
-    + [
-        source.removeprefix("./")
-        for source in tomllib.loads((ROOT / "pyscript.toml").read_text())["files"]
-        if source.endswith(".py")
-    ]
-)
+sys.path.insert(0, str(ROOT / "tools"))
+from precompile import page_modules  # noqa: E402
+
+PAGE_MODULES = sorted(["py/app/main.py"] + page_modules(ROOT))  # the script, and the sources of what it imports
 ABSENT_MODULES = {"__future__", "typing", "dataclasses", "enum", "urllib", "urllib.parse", "collections.abc"}
 ABSENT_METHODS = {
     "ljust",

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import ast
 import re
+import sys
 import tomllib
 from html.parser import HTMLParser
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+from precompile import BUILD, source_of  # noqa: E402
+
 CONFIG = ROOT / "pyscript.toml"
 INDEX = ROOT / "index.html"
 URL_PATTERN = re.compile(r"https?://", re.IGNORECASE)
@@ -33,7 +37,9 @@ def _config(path: Path = CONFIG) -> dict:
 
 
 def _listed_sources(path: Path) -> dict[str, str]:
-    return {source.removeprefix("./"): dest for source, dest in _config(path)["files"].items()}
+    """Each listed file's Python source (``py/...``; a precompiled ``build/mpy/...mpy`` is made from one) and where
+    the interpreter gets it."""
+    return {source_of(source.removeprefix("./")): dest for source, dest in _config(path)["files"].items()}
 
 
 def _module_file(name: str) -> Path:
@@ -105,7 +111,16 @@ def test_files_map_sources_to_the_same_package_path_and_exist():
         for source, dest in _listed_sources(config).items():
             assert (ROOT / source).is_file(), f"{config.name} lists {source}, which does not exist (a 404)"
             assert source.startswith("py/"), source
-            assert dest.removeprefix("./") == source.removeprefix("py/"), f"{source} is copied to {dest}"
+            module = source.removeprefix("py/")
+            if config == CONFIG:  # the page's modules come precompiled, under their own names
+                module = module.removesuffix(".py") + ".mpy"
+            assert dest.removeprefix("./") == module, f"{source} is copied to {dest}"
+
+
+def test_the_page_loads_every_module_precompiled_and_the_worker_from_source():
+    page = [source.removeprefix("./") for source in _config(CONFIG)["files"]]
+    assert page and all(path.startswith(BUILD) and path.endswith(".mpy") for path in page), page
+    assert all(source.endswith(".py") for source in _config(WORKER_CONFIG)["files"])  # Pyodide compiles its own
 
 
 def test_the_worker_is_started_with_its_own_configuration():

@@ -36,7 +36,7 @@ for (const mount of mounts) {
   const [source, dest] = mount.split("=");
   const target = "/lib/" + dest;
   makeDirs(dirname(target));
-  mp.FS.writeFile(target, readFileSync(source, "utf8"));
+  mp.FS.writeFile(target, readFileSync(source)); // bytes: a precompiled .mpy as well as source
 }
 let status = 0;
 try {

