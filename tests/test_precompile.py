@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -71,17 +72,14 @@ print(json.dumps([game.board, game.score, game.over, len(game.history)]))
 """
 
 
-def test_the_bytecode_plays_a_game_exactly_as_the_sources_do() -> None:
-    node = subprocess.run(["which", "node"], capture_output=True, text=True).stdout.strip()
-    if not node or not PACKAGE.is_dir():
+def test_the_bytecode_plays_a_game_exactly_as_the_sources_do(tmp_path: Path) -> None:
+    node = shutil.which("node")
+    if node is None or not PACKAGE.is_dir():
         pytest.skip("node or node_modules is missing: run npm ci (or make test)")
     precompile.build(ROOT)
     mounts = [f"{path}={path.removeprefix(precompile.BUILD)}" for path in precompile.listed(ROOT)]
-    script = ROOT / "build" / "precompile_check.py"
+    script = tmp_path / "game.py"
     script.write_text(GAME)
-    try:
-        run = subprocess.run([node, str(RUNNER), str(script), *mounts], cwd=ROOT, capture_output=True, text=True)
-    finally:
-        script.unlink()
+    run = subprocess.run([node, str(RUNNER), str(script), *mounts], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     assert json.loads(run.stdout) == json.loads(run_cpython(GAME))

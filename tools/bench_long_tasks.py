@@ -20,12 +20,14 @@ machine.
 from __future__ import annotations
 
 import argparse
+import datetime
 import statistics
 import sys
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_load import describe_run, git_commit, machine  # noqa: E402
 from browser import READY_SELECTOR, launch_chromium  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
 
@@ -45,9 +47,9 @@ def blocking_ms(tasks: list[list[float]]) -> float:
     return sum(max(0.0, duration - 50.0) for _, duration in tasks)
 
 
-def one_load(browser: Any, url: str, slowdown: float) -> tuple[list[list[float]], float, float]:
+def one_load(browser: Any, url: str, slowdown: float) -> tuple[list[list[float]], float, float, str]:
     """The long tasks of one cold load up to AI ready, when the board was playable and when the AI was ready
-    (ms from navigation)."""
+    (ms from navigation), and the page's marks (``app.page.pause``: where each step of its start ended)."""
     context = browser.new_context(service_workers="block")
     try:
         context.add_init_script(script=LONG_TASKS_JS)
@@ -59,9 +61,7 @@ def one_load(browser: Any, url: str, slowdown: float) -> tuple[list[list[float]]
         ready = float(page.evaluate("performance.now()"))
         playable = float(page.get_attribute("body", "data-ready-ms") or "nan")
         tasks = [task for task in page.evaluate("window.__longTasks") if task[0] <= ready]
-        marks = page.evaluate(MARKS_JS)
-        print(f"  marks: {marks}", flush=True)
-        return tasks, playable, ready
+        return tasks, playable, ready, page.evaluate(MARKS_JS)
     finally:
         context.close()
 
@@ -82,10 +82,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
+            chromium = browser.version
             for run in range(1, args.runs + 1):
                 for slowdown in slowdowns:
                     for index, (_, base_url) in enumerate(servers):
-                        tasks, playable, ready = one_load(browser, f"{base_url}/index.html?sw=off", slowdown)
+                        tasks, playable, ready, marks = one_load(browser, f"{base_url}/index.html?sw=off", slowdown)
                         top = max((duration for _, duration in tasks), default=0.0)
                         longest.setdefault((index, slowdown), []).append(top)
                         blocked.setdefault((index, slowdown), []).append(blocking_ms(tasks))
@@ -93,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
                         print(
                             f"run {run}, {roots[index]}, CPU x{slowdown:g}: playable at {playable:.0f} ms, "
                             f"AI ready at {ready:.0f} ms; "
-                            f"long tasks (start+ms): {shown or 'none'}",
+                            f"long tasks (start+ms): {shown or 'none'}; marks: {marks or 'none'}",
                             flush=True,
                         )
             browser.close()
@@ -101,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         for server, _ in servers:
             server.shutdown()
             server.server_close()
+    node, cpus, model = machine()
+    command = " ".join(["tools/bench_long_tasks.py", *(sys.argv[1:] if argv is None else argv)])
+    print("\n" + describe_run(command, datetime.date.today().isoformat(), git_commit(), node, cpus, model, chromium))
     print("\n| checkout | CPU | longest task, median (runs) | total blocking time, median | loads |")
     print("| --- | --- | --- | --- | --- |")
     for index, root in enumerate(roots):

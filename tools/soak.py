@@ -33,6 +33,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -89,6 +90,54 @@ def check_transition(prev: dict, nxt: dict) -> str | None:
     return f"no legal move leads from {prev['rows']} (score {prev['score']}) to {nxt['rows']} (score {nxt['score']})"
 
 
+class Tab:
+    """One autoplaying page under soak (``RECORDER_JS`` installed): its boards checked one after another
+    (``check_transition``), its moves counted, its games and wins, the problems seen, prefixed by ``name``."""
+
+    def __init__(self, page: Any, name: str = "") -> None:
+        self.page, self.name = page, name
+        self.moves = self.wins = self.max_tile = 0
+        self.games = 1
+        self.problems: list[str] = []
+        self.last: dict[str, Any] | None = None
+
+    def note(self, problem: str) -> None:
+        self.problems.append(f"{self.name}: {problem}" if self.name else problem)
+
+    def take_boards(self) -> None:
+        """Check the boards the page showed since the last call; count its moves and its largest tile."""
+        for entry in self.page.evaluate("window.__boards.splice(0)"):
+            if self.last is not None and entry["mark"] != "restart":
+                problem = check_transition(self.last, entry)
+                if problem:
+                    self.note(problem)
+                elif entry["rows"] != self.last["rows"]:
+                    self.moves += 1
+            self.max_tile = max(self.max_tile, max(max(row) for row in entry["rows"]))
+            self.last = entry
+
+    def keep_playing(self) -> bool:
+        """Past a win press Keep going; at a game over start another game and autoplay again.
+
+        False when autoplay stopped on its own, which is noted as a problem.
+        """
+        page = self.page
+        state = page.get_attribute("body", "data-autoplay")
+        if page.is_visible("#win-overlay") and state == "waiting":
+            self.wins += 1
+            page.click("#keep-going")
+        elif page.is_visible("#over-overlay"):
+            page.wait_for_selector('#board[data-settled="true"]', state="attached")
+            page.evaluate("window.__mark = 'restart'")
+            page.click("#try-again")
+            self.games += 1
+            page.keyboard.press("p")
+        elif state == "off":
+            self.note(f"autoplay stopped unexpectedly: {page.text_content('#ai-status')}")
+            return False
+        return True
+
+
 def heap_mb(cdp) -> float:
     cdp.send("HeapProfiler.collectGarbage")
     metrics = {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
@@ -113,8 +162,6 @@ def main(argv: list[str] | None = None) -> int:
     settings = json.dumps({"ai": {"think_ms": args.think_ms, "pause_ms": 0}})
     server, base_url = start_server(REPO_ROOT, port=0)
     problems: list[str] = []
-    moves = games = wins = 0
-    max_tile = 0
     try:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
@@ -135,40 +182,20 @@ def main(argv: list[str] | None = None) -> int:
             heap_start = heap_mb(cdp)
             page.evaluate(RECORDER_JS)
             started = time.perf_counter()
-            games = 1
             page.keyboard.press("p")
-            last: dict | None = None
-            while moves < args.moves:
+            tab = Tab(page)
+            while tab.moves < args.moves:
                 if time.perf_counter() - started > args.timeout_s:
                     problems.append(f"timed out after {args.timeout_s:.0f} s")
                     break
                 page.wait_for_timeout(1000)
-                boards = page.evaluate("window.__boards.splice(0)")
-                for entry in boards:
-                    if last is not None and entry["mark"] != "restart":
-                        problem = check_transition(last, entry)
-                        if problem:
-                            problems.append(problem)
-                        elif entry["rows"] != last["rows"]:
-                            moves += 1
-                    max_tile = max(max_tile, max(max(row) for row in entry["rows"]))
-                    last = entry
-                state = page.get_attribute("body", "data-autoplay")
-                if page.is_visible("#win-overlay") and state == "waiting":
-                    wins += 1
-                    page.click("#keep-going")
-                elif page.is_visible("#over-overlay"):
-                    page.wait_for_selector('#board[data-settled="true"]', state="attached")
-                    page.evaluate("window.__mark = 'restart'")
-                    page.click("#try-again")
-                    games += 1
-                    page.keyboard.press("p")
-                elif state == "off":
-                    problems.append(f"autoplay stopped unexpectedly: {page.text_content('#ai-status')}")
+                tab.take_boards()
+                if not tab.keep_playing():
                     break
             page.keyboard.press("Escape")
             elapsed = time.perf_counter() - started
             heap_end = heap_mb(cdp)
+            problems.extend(tab.problems)
             problems.extend(page.console_errors)
             browser.close()
     finally:
@@ -178,8 +205,8 @@ def main(argv: list[str] | None = None) -> int:
     if growth >= HEAP_LIMIT_MB:
         problems.append(f"JS heap grew by {growth:.1f} MB (limit {HEAP_LIMIT_MB:.0f} MB)")
     print(
-        f"soak: {moves} moves checked in {elapsed:.0f} s ({moves / elapsed:.1f} moves/s) over {games} game(s), "
-        f"{wins} win(s), largest tile {max_tile}, think time {args.think_ms} ms"
+        f"soak: {tab.moves} moves checked in {elapsed:.0f} s ({tab.moves / elapsed:.1f} moves/s) over "
+        f"{tab.games} game(s), {tab.wins} win(s), largest tile {tab.max_tile}, think time {args.think_ms} ms"
     )
     print(
         f"JS heap (after GC): {heap_start:.1f} MB at start, {heap_end:.1f} MB at end, growth {growth:+.1f} MB "

@@ -18,7 +18,7 @@ from typing import Any
 
 from browser import READY_SELECTOR, launch_chromium, watch_page
 from serve import REPO_ROOT, start_server
-from soak import RECORDER_JS, check_transition
+from soak import RECORDER_JS, Tab
 
 KEPT_KEY = "game2048:kept-games"
 KEPT_SEEDS = (100, 101, 102, 103)
@@ -32,41 +32,6 @@ STATUS_JS = """
   }).observe(status, {childList: true, characterData: true, subtree: true});
 })()
 """
-
-
-class Tab:
-    """One tab's page and what the soak has seen of it: moves checked, problems, its last board."""
-
-    def __init__(self, page: Any, name: str) -> None:
-        self.page, self.name = page, name
-        self.moves = 0
-        self.problems: list[str] = []
-        self.last: dict[str, Any] | None = None
-
-    def take_boards(self) -> None:
-        """Check the boards the tab showed since the last call; count its moves."""
-        for entry in self.page.evaluate("window.__boards.splice(0)"):
-            if self.last is not None and entry["mark"] != "restart":
-                problem = check_transition(self.last, entry)
-                if problem:
-                    self.problems.append(f"{self.name}: {problem}")
-                elif entry["rows"] != self.last["rows"]:
-                    self.moves += 1
-            self.last = entry
-
-    def keep_playing(self) -> None:
-        """Past a win press Keep going; at a game over start another and autoplay again; note a stop."""
-        page = self.page
-        state = page.get_attribute("body", "data-autoplay")
-        if page.is_visible("#win-overlay") and state == "waiting":
-            page.click("#keep-going")
-        elif page.is_visible("#over-overlay"):
-            page.evaluate("window.__mark = 'restart'")
-            page.click("#try-again")
-            page.keyboard.press("p")
-        elif state == "off":
-            self.problems.append(f"{self.name}: autoplay stopped: {page.text_content('#ai-status')}")
-            page.keyboard.press("p")
 
 
 def _ready(page: Any) -> None:
@@ -135,7 +100,8 @@ def soak_tabs(tabs: int, seconds: float, think_ms: int, base_url: str | None = N
             while time.perf_counter() - started < seconds:
                 for run in runs:
                     run.take_boards()
-                    run.keep_playing()
+                    if not run.keep_playing():
+                        run.page.keyboard.press("p")  # noted; it plays on
                 first.wait_for_timeout(500)
             boards = []
             for run in runs:

@@ -63,10 +63,6 @@ async def pause(step: str) -> None:
     await asyncio.sleep(0.001)
 
 
-python_start_ms = 0.0
-"""When the interpreter began running the page's code (set by ``start``)."""
-
-
 def on_event(target: Any, event: str, handler: Callable[[Any], None]) -> None:
     proxy = create_proxy(handler)
     _keep_alive.append(proxy)
@@ -196,7 +192,6 @@ async def main(
 
     document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True
-    document.body.setAttribute("data-python-start-ms", f"{python_start_ms:.0f}")
     document.body.setAttribute("data-imported-ms", f"{IMPORTED_MS:.0f}")
     document.body.setAttribute("data-ready-ms", f"{window.performance.now():.0f}")
     document.body.setAttribute("data-ready", "true")
@@ -243,13 +238,10 @@ def replay_parts(
     return replays, panel
 
 
-async def start(start_ai_worker: Callable[[int], Any], python_started_ms: float) -> PlaySession | None:
+async def start(start_ai_worker: Callable[[int], Any]) -> PlaySession | None:
     """``main`` over the browser's storage; if that fails, again over an empty one, with a notice.
 
-    ``start_ai_worker(attempt)`` starts the AI worker (``main.py``); ``python_started_ms`` is when the
-    interpreter began running the page's code, shown beside the other times on ``<body>``."""
-    global python_start_ms
-    python_start_ms = python_started_ms
+    ``start_ai_worker(attempt)`` starts the AI worker (``main.py``)."""
     try:
         return await main(Storage(browser_backend(window)), str(window.location.search), start_ai_worker)
     except Exception as exc:  # noqa: BLE001 - the last guard: never leave the player on the spinner
