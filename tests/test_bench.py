@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 from prerequisites import browser_missing
+from tool_modules import load_tool
 
 from game2048 import board as B
 from game2048.bench_positions import EARLY_MOVE, POSITIONS, generate
@@ -16,16 +14,7 @@ from game2048.bench_positions import EARLY_MOVE, POSITIONS, generate
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_bench() -> ModuleType:
-    """``tools/bench.py`` as a module (tools/ is not a package; the script puts tools/ on ``sys.path`` itself)."""
-    spec = importlib.util.spec_from_file_location("tools_bench", ROOT / "tools" / "bench.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _load_bench()
+bench = load_tool("bench")
 
 
 def test_at_least_20_distinct_live_positions_in_three_phases() -> None:

@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from prerequisites import browser_missing
+from tool_modules import load_tool
 
 from game2048 import board as B
 from game2048.game import Game
@@ -24,16 +22,7 @@ from game2048.lab.summary import summarize
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_bench_games() -> ModuleType:
-    """``tools/bench_games.py`` as a module (tools/ is not a package; the script puts tools/ on ``sys.path`` itself)."""
-    spec = importlib.util.spec_from_file_location("tools_bench_games", ROOT / "tools" / "bench_games.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bg = _load_bench_games()
+bg = load_tool("bench_games")
 CONFIG = PlayConfig(think_ms=100.0, stop_tile=2048)
 
 

@@ -7,29 +7,18 @@ measured by hand before the bench existed; a desktop report is the same file wit
 from __future__ import annotations
 
 import copy
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "lighthouse_mobile.json"
 
 
-def _load_bench_lighthouse() -> ModuleType:
-    """``tools/bench_lighthouse.py`` as a module (tools/ is not a package; the script puts tools/ on ``sys.path``)."""
-    spec = importlib.util.spec_from_file_location("tools_bench_lighthouse", ROOT / "tools" / "bench_lighthouse.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bl = _load_bench_lighthouse()
+bl = load_tool("bench_lighthouse")
 
 
 def mobile_report() -> dict[str, Any]:

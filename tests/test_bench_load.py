@@ -2,26 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _load_bench_load() -> ModuleType:
-    """``tools/bench_load.py`` as a module (tools/ is not a package; the script puts tools/ on ``sys.path`` itself)."""
-    spec = importlib.util.spec_from_file_location("tools_bench_load", ROOT / "tools" / "bench_load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bl = _load_bench_load()
+bl = load_tool("bench_load")
 
 
 def test_summarize_takes_the_median_min_and_max_and_skips_unmeasured() -> None:

@@ -6,7 +6,6 @@ Playing the folder behind a plain static server is tests/browser/test_page_site.
 from __future__ import annotations
 
 import functools
-import importlib.util
 import json
 import mimetypes
 import sys
@@ -15,9 +14,9 @@ import urllib.request
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
@@ -31,17 +30,7 @@ pytestmark = pytest.mark.skipif(
 JAVASCRIPT = {"text/javascript", "application/javascript"}  # what a browser runs as a module script
 
 
-def _load_site() -> ModuleType:
-    """``tools/site.py`` under another name: ``site`` is the standard library's, imported at every start."""
-    spec = importlib.util.spec_from_file_location("tools_site", ROOT / "tools" / "site.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-site = _load_site()
+site = load_tool("site")
 
 
 def _contents(folder: Path) -> dict[str, bytes]:

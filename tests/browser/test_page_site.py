@@ -8,7 +8,6 @@ the page must still play and answer from the service worker's cache.
 
 from __future__ import annotations
 
-import importlib.util
 import socket
 import subprocess
 import sys
@@ -30,6 +29,7 @@ from pagekit import (
     wait_ai_ready,
     wait_decisions,
 )
+from tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 OFFLINE_READY = 'html[data-offline="ready"]'
@@ -38,11 +38,7 @@ SEED = 4
 
 def _build_site(out: Path) -> None:
     """tools/site.py's ``build`` (loaded by path: ``site`` is the standard library's module)."""
-    spec = importlib.util.spec_from_file_location("tools_site", ROOT / "tools" / "site.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    module.build(out)
+    load_tool("site").build(out)
 
 
 def _free_port() -> int:
