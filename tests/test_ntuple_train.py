@@ -141,6 +141,32 @@ def test_a_run_interrupted_at_any_block_resumes_to_the_same_weights(tmp_path: Pa
         assert state.games == 2500 and state.moves == whole.moves
 
 
+def test_the_restart_strategy_replays_each_game_from_its_middle_and_stays_reproducible(tmp_path: Path) -> None:
+    options = TrainOptions(shape="2x4", games=2000, block=1000, alpha=0.01, seed=5, restart=True)
+    state, weights = train(options, tmp_path / "restart")
+    plain, plain_weights = train(TrainOptions(**{**options.__dict__, "restart": False}), tmp_path / "plain")
+    first_episodes = sum(p["mean_moves"] * 1000 for p in state.curve)
+    # Episodes started halfway through each episode before: at least half as many moves again as the games reported.
+    assert state.moves > 1.5 * first_episodes
+    assert plain.moves == sum(p["mean_moves"] * 1000 for p in plain.curve)
+    assert not np.array_equal(weights, plain_weights)
+    assert np.array_equal(train(options, tmp_path / "again")[1], weights)
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(**{**options.__dict__, "games": 3000, "restart": False}), tmp_path / "restart", resume=True)
+
+
+def test_an_episode_longer_than_its_kept_path_restarts_from_the_middle_of_what_was_kept() -> None:
+    feats = K.features(TINY)
+    stats = np.zeros((50, K.GAME_STATS), dtype=np.int64)
+    rng = np.array([7], dtype=np.uint64)
+    weights = _weights(TINY, 3)
+    played = K.play_games(weights, 50, 0.001, rng, feats, K.MOVE_TABLES, K.scratch(feats, path_length=4), stats, True)
+    assert played > stats[:, 2].sum() and (stats[:, 2] > K.RESTART_MIN_MOVES).all()
+    # Not learning, a game is one episode: greedy games never restart.
+    played = K.play_games(weights, 50, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, True)
+    assert played == stats[:, 2].sum()
+
+
 def test_a_resume_that_does_not_match_its_checkpoint_is_refused(tmp_path: Path) -> None:
     with pytest.raises(TrainError, match="nothing to resume"):
         train(TrainOptions(shape="2x4", games=10), tmp_path, resume=True)

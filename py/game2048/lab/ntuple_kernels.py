@@ -36,6 +36,13 @@ MOVE_TABLES = (
 GAME_STATS = 3
 """Per game the kernel reports: score, largest rank, moves."""
 
+PATH_LENGTH = 1 << 17
+"""Afterstates an episode keeps for the restart strategy (``play_game``): more moves than any greedy game has played
+here; an episode longer than this restarts from the middle of the part it kept."""
+
+RESTART_MIN_MOVES = 10
+"""An episode of more moves than this is played again from its middle (ziap/2048-tdl's threshold)."""
+
 
 class Features(NamedTuple):
     """A shape's ``ntuple_shapes.LinePlan`` as arrays: what ``indices`` reads for each feature ``f``.
@@ -204,13 +211,17 @@ class Scratch(NamedTuple):
     keys: np.ndarray
     idx: np.ndarray
     before: np.ndarray
+    path: np.ndarray
+    """The episode's afterstates, for the restart strategy."""
 
 
-def scratch(feats: Features) -> Scratch:
+def scratch(feats: Features, path_length: int = PATH_LENGTH) -> Scratch:
     """Fresh work arrays for a network with ``feats``."""
     n = feats.widths.shape[0]
     z = np.zeros
-    return Scratch(z(4, np.int64), z(4, np.int64), z(16, np.int64), z((4, n), np.int64), z(n, np.int64))
+    return Scratch(
+        z(4, np.int64), z(4, np.int64), z(16, np.int64), z((4, n), np.int64), z(n, np.int64), z(path_length, np.int64)
+    )
 
 
 @njit(cache=True)
@@ -247,51 +258,72 @@ def _max_rank(b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_game(weights, alpha, state, feats, tables, work):  # type: ignore[no-untyped-def]
-    """One game played greedily on the network, learning after every move when ``alpha`` > 0: (score, rank, moves).
+def play_game(weights, alpha, state, feats, tables, work, restart):  # type: ignore[no-untyped-def]
+    """One game played greedily on the network, learning after every move when ``alpha`` > 0.
 
     Online afterstate TD(0): once the next move is chosen, the previous
     afterstate's value moves toward that move's points plus its afterstate's
-    value; when no move is left, toward 0.
+    value; when no move is left, toward 0.  With ``restart`` (when learning),
+    the restart strategy of Matsuzaki (2016) as ziap/2048-tdl trains: a game
+    over is played again from the afterstate halfway through its last episode
+    (a new tile placed), and again, until an episode has at most
+    ``RESTART_MIN_MOVES`` moves, so the late game, which few games reach,
+    is learned many times per game.  Returns the first episode's (score,
+    largest rank, moves) and the moves of all episodes.
     """
     learn = alpha > 0.0
+    path = work.path
     b = new_board(state)
     score = 0
     moves = 0
+    first_rank = -1
+    first_moves = 0
+    episode = 0
     while True:
         d, target = greedy_move(weights, b, feats, tables, work)
         if d < 0:
-            if learn and moves:
+            if learn and episode:
                 td_step(weights, work.before, 0.0, alpha)
+            if first_rank < 0:
+                first_rank = _max_rank(b)
+                first_moves = moves
+            if restart and learn and episode > RESTART_MIN_MOVES:
+                b = spawn(path[min(episode, path.shape[0]) // 2], state)
+                episode = 0
+                continue
             break
         if learn:
-            if moves:
+            if episode:
                 td_step(weights, work.before, target, alpha)
             work.before[:] = work.idx[d]
-        score += work.points[d]
+        if episode < path.shape[0]:
+            path[episode] = work.boards[d]
+        if first_rank < 0:
+            score += work.points[d]
         moves += 1
+        episode += 1
         b = spawn(work.boards[d], state)
-    return score, _max_rank(b), moves
+    return score, first_rank, first_moves, moves
 
 
 @njit(cache=True)
-def play_games(weights, games, alpha, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
+def play_games(weights, games, alpha, state, feats, tables, work, stats, restart):  # type: ignore[no-untyped-def]
     """``games`` games of ``play_game``, one after the other; ``stats[g]`` = score, largest rank, moves.
 
-    Returns the moves played.  The games are a pure function of the weights and ``state``.
+    Returns the moves played (restarts included).  The games are a pure function of the weights and ``state``.
     """
     total_moves = 0
     for g in range(games):
-        score, rank, moves = play_game(weights, alpha, state, feats, tables, work)
+        score, rank, moves, played = play_game(weights, alpha, state, feats, tables, work, restart)
         stats[g, 0] = score
         stats[g, 1] = rank
         stats[g, 2] = moves
-        total_moves += moves
+        total_moves += played
     return total_moves
 
 
 @njit(cache=True, parallel=True)
-def play_games_threads(weights, games, alpha, states, feats, tables, stats):  # type: ignore[no-untyped-def]
+def play_games_threads(weights, games, alpha, states, feats, tables, stats, restart):  # type: ignore[no-untyped-def]
     """``play_games`` on ``len(states)`` threads sharing the weights, each with its own generator and work arrays.
 
     Lock-free, as Jaśkowski (2018) trains: two threads may update one weight at
@@ -308,12 +340,13 @@ def play_games_threads(weights, games, alpha, states, feats, tables, stats):  # 
             np.zeros(16, np.int64),
             np.zeros((4, n), np.int64),
             np.zeros(n, np.int64),
+            np.zeros(PATH_LENGTH, np.int64),
         )
         state = states[t : t + 1]
         for g in range(t, games, threads):
-            score, rank, played = play_game(weights, alpha, state, feats, tables, work)
+            score, rank, first, played = play_game(weights, alpha, state, feats, tables, work, restart)
             stats[g, 0] = score
             stats[g, 1] = rank
-            stats[g, 2] = played
+            stats[g, 2] = first
             moves[t] += played
     return moves.sum()

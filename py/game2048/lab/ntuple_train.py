@@ -58,6 +58,9 @@ class TrainOptions:
     init: str = ""
     """A network file (its manifest beside it) whose weights the run starts from instead of zeros: a
     trained network fine-tuned at a smaller ``alpha``.  Empty: from zeros."""
+    restart: bool = False
+    """Each game over is played again from halfway through, and again (``ntuple_kernels.play_game``): the late
+    game learned many times per game.  The curve still reports each game's first episode."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -79,6 +82,7 @@ class TrainOptions:
             "block": self.block,
             "threads": self.threads,
             "init": self.init,
+            "restart": self.restart,
         }
 
 
@@ -141,7 +145,7 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
         state = TrainState(**meta["state"])
         if isinstance(state.rng, int):  # a checkpoint from before threads: one generator
             state.rng = [state.rng]
-        return {"threads": 1, "init": "", **meta["options"]}, state, weights
+        return {"threads": 1, "init": "", "restart": False, **meta["options"]}, state, weights
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
 
@@ -180,9 +184,11 @@ def train(
         count = min(options.block, options.games - state.games)
         started = time.perf_counter()
         if options.threads == 1:
-            moves = K.play_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats)
+            moves = K.play_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats, options.restart)
         else:
-            moves = K.play_games_threads(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats)
+            moves = K.play_games_threads(
+                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats, options.restart
+            )
         seconds = time.perf_counter() - started
         state.games += count
         state.moves += int(moves)
@@ -222,5 +228,5 @@ def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np
     feats = K.features(shape)
     stats = np.zeros((games, K.GAME_STATS), dtype=np.int64)
     rng = np.array([first_rng_state(seed)], dtype=np.uint64)
-    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats)
+    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, False)
     return stats

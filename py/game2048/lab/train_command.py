@@ -55,6 +55,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         default="",
         help="start from this network file's weights (its manifest beside it), e.g. to fine-tune at a smaller alpha",
     )
+    parser.add_argument(
+        "--restart",
+        action="store_true",
+        help="play each game over again from halfway through, and again: more training of the late game",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -78,6 +83,7 @@ def train_command_line(options: dict[str, Any]) -> str:
         f"--alpha {options['alpha']} --seed {options['seed']} --block {options['block']}"
         + (f" --threads {options['threads']}" if options.get("threads", 1) > 1 else "")
         + (f" --init {options['init']}" if options.get("init") else "")
+        + (" --restart" if options.get("restart") else "")
     )
 
 
@@ -167,12 +173,14 @@ def run(args: argparse.Namespace) -> None:
         checkpoint_s=args.checkpoint_s,
         threads=args.threads,
         init=args.init,
+        restart=args.restart,
     )
     shape = parse_shape(options.shape)
     print(
         f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}"
         + (f", {options.threads} threads" if options.threads > 1 else "")
         + (f", from {options.init}" if options.init else "")
+        + (", restart strategy" if options.restart else "")
     )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:
