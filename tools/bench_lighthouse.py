@@ -23,7 +23,11 @@ package.json pins ``third-party-web`` and ``legacy-javascript`` in
 ``latest``, which ``npm ci`` resolves again at each install and refuses once
 a newer one is published.
 
-    python tools/bench_lighthouse.py [--runs 3] [--out FILE.json] [--check]
+``--root`` measures another checkout (a worktree of an earlier commit, for a
+before and after), ``--bare`` the bare PyScript page (``bare_page.py``): what
+PyScript and the two interpreters alone score.
+
+    python tools/bench_lighthouse.py [--runs 3] [--out FILE.json] [--check] [--root DIR | --bare]
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bare_page import write_bare_page  # noqa: E402
 from bench_load import describe_run, git_commit, machine  # noqa: E402
 from browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
@@ -256,13 +261,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs of each form factor; the median is shown (3)")
     parser.add_argument("--out", type=Path, help="write every run's numbers and the medians to this JSON file")
     parser.add_argument("--check", action="store_true", help="exit 1 when a goal is not met")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--root", type=Path, default=REPO_ROOT, help="the checkout to serve (default: this one)")
+    where.add_argument("--bare", action="store_true", help="the bare PyScript page instead (tools/bare_page.py)")
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
+    with tempfile.TemporaryDirectory(prefix="bare-page-") as bare:
+        root = write_bare_page(Path(bare)) if args.bare else args.root
+        label = "the bare PyScript page (tools/bare_page.py)" if args.bare else str(args.root)
+        return measure_all(args, root, label, argv)
 
+
+def measure_all(args: argparse.Namespace, root: Path, label: str, argv: list[str] | None) -> int:
+    """Every run of both form factors on ``root``'s page, the report printed; the exit status."""
     chromium = chromium_path()
     all_runs: dict[str, list[Run]] = {name: [] for name in FORM_FACTORS}
-    server, base_url = start_server(REPO_ROOT, port=0)
+    server, base_url = start_server(root, port=0)
     started = time.perf_counter()
     try:
         for number in range(1, args.runs + 1):
@@ -283,7 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     command = " ".join(["tools/bench_lighthouse.py", *(sys.argv[1:] if argv is None else argv)])
     date = datetime.date.today().isoformat()
     heading = describe_run(command, date, git_commit(), node, cpus, model, chromium_version(chromium))
-    heading += f" Lighthouse {medians['mobile'].lighthouse}, page `{PAGE}`."
+    heading += f" Lighthouse {medians['mobile'].lighthouse}, page `{PAGE}` of {label}."
     notes = findings_notes(medians)
     report = "\n".join([heading, "", markdown_table(all_runs), *(["", *notes] if notes else [])])
     print(f"\n{report}\n\n({args.runs} run{'s' if args.runs > 1 else ''} in {time.perf_counter() - started:.0f} s)")

@@ -12,9 +12,11 @@ counts it); the summary gives their medians per checkout and slowdown.
 ``--root`` may be given more than once, e.g. a checkout of an earlier commit
 (``git worktree add /tmp/before <commit>``, with ``node_modules`` linked in):
 the checkouts' loads alternate in one run, so before and after meet the same
-machine.
+machine.  ``--bare`` adds the bare PyScript page (``bare_page.py``): the
+page's two interpreters started without any of its code, the floor under the
+page's own tasks.
 
-    python tools/bench_long_tasks.py [--runs 5] [--cpu 1 --cpu 4] [--root . --root /tmp/before]
+    python tools/bench_long_tasks.py [--runs 5] [--cpu 1 --cpu 4] [--root . --root /tmp/before] [--bare]
 """
 
 from __future__ import annotations
@@ -23,10 +25,12 @@ import argparse
 import datetime
 import statistics
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bare_page import write_bare_page  # noqa: E402
 from bench_load import describe_run, git_commit, machine  # noqa: E402
 from browser import READY_SELECTOR, launch_chromium  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
@@ -71,9 +75,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=5, help="loads per checkout and slowdown (default 5)")
     parser.add_argument("--cpu", type=float, action="append", help="CPU slowdowns, repeatable (default 1 and 4)")
     parser.add_argument("--root", type=Path, action="append", help="checkouts to serve, repeatable (default: this)")
+    parser.add_argument("--bare", action="store_true", help="also the bare PyScript page (tools/bare_page.py)")
     args = parser.parse_args(argv)
     slowdowns = args.cpu or [1.0, 4.0]
     roots = args.root or [REPO_ROOT]
+    labels = [str(root) for root in roots]
+    with tempfile.TemporaryDirectory(prefix="bare-page-") as bare:
+        if args.bare:
+            roots = [*roots, write_bare_page(Path(bare))]
+            labels.append("bare PyScript page")
+        return measure(roots, labels, slowdowns, args.runs, argv)
+
+
+def measure(roots: list[Path], labels: list[str], slowdowns: list[float], runs: int, argv: list[str] | None) -> int:
+    """Load each checkout ``runs`` times at each slowdown, alternating; print each load and the medians."""
     from playwright.sync_api import sync_playwright
 
     servers = [start_server(root, port=0) for root in roots]
@@ -83,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         with sync_playwright() as playwright:
             browser = launch_chromium(playwright)
             chromium = browser.version
-            for run in range(1, args.runs + 1):
+            for run in range(1, runs + 1):
                 for slowdown in slowdowns:
                     for index, (_, base_url) in enumerate(servers):
                         tasks, playable, ready, marks = one_load(browser, f"{base_url}/index.html?sw=off", slowdown)
@@ -92,7 +107,7 @@ def main(argv: list[str] | None = None) -> int:
                         blocked.setdefault((index, slowdown), []).append(blocking_ms(tasks))
                         shown = ", ".join(f"{start:.0f}+{duration:.0f}" for start, duration in tasks)
                         print(
-                            f"run {run}, {roots[index]}, CPU x{slowdown:g}: playable at {playable:.0f} ms, "
+                            f"run {run}, {labels[index]}, CPU x{slowdown:g}: playable at {playable:.0f} ms, "
                             f"AI ready at {ready:.0f} ms; "
                             f"long tasks (start+ms): {shown or 'none'}; marks: {marks or 'none'}",
                             flush=True,
@@ -107,12 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     print("\n" + describe_run(command, datetime.date.today().isoformat(), git_commit(), node, cpus, model, chromium))
     print("\n| checkout | CPU | longest task, median (runs) | total blocking time, median | loads |")
     print("| --- | --- | --- | --- | --- |")
-    for index, root in enumerate(roots):
+    for index, label in enumerate(labels):
         for slowdown in slowdowns:
             tops, blocks = longest[(index, slowdown)], blocked[(index, slowdown)]
-            runs = ", ".join(f"{value:.0f}" for value in tops)
+            shown_runs = ", ".join(f"{value:.0f}" for value in tops)
             print(
-                f"| {root} | x{slowdown:g} | {statistics.median(tops):.0f} ms ({runs}) | "
+                f"| {label} | x{slowdown:g} | {statistics.median(tops):.0f} ms ({shown_runs}) | "
                 f"{statistics.median(blocks):.0f} ms | {len(tops)} |"
             )
     return 0

@@ -16,25 +16,14 @@ import sys
 from pyscript import document
 from pyscript.ffi import create_proxy
 
-from app.ai_client import AiClient
-from app.ai_controls import SHORTCUTS, AiControls
-from app.ai_panel import AiPanel
 from app.clock import now_ms
-from app.editor import EDIT_KEY, PositionEditor
-from app.explorer import EXPLORER_KEY, Explorer
 from app.game_switch import GameSwitcher
-from app.games_panel import GAMES_KEY_LETTER, GamesPanel
-from app.glossary import TermTips, mark_terms
-from app.inputs import InputRouter
 from app.motion import MotionToggle
 from app.page_options import forget_option
 from app.play import SLIDE_SECONDS, Intent, PlaySession
-from app.replay_view import ReplayView
-from app.replays import REPLAY_KEY, Replays
 from app.saved_games import SavedGames
 from app.startup import choose_game, fresh_game
 from app.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id
-from app.tree_walk import TreeWalk
 from app.view import BoardView
 from game2048.board import to_rows
 from game2048.game import fresh_seed
@@ -42,9 +31,15 @@ from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
-    from typing import Any
+    from typing import TYPE_CHECKING, Any
 except ImportError:
-    pass
+    TYPE_CHECKING = False  # type: ignore[misc]  # MicroPython: typing.TYPE_CHECKING is absent
+if TYPE_CHECKING:  # imported by ``main`` in the steps that build them, after the board is drawn
+    from app.ai_client import AiClient
+    from app.ai_controls import AiControls
+    from app.explorer import Explorer
+    from app.games_panel import GamesPanel
+    from app.replays import Replays
 
 
 # The window as a DOM object: MicroPython's ``pyscript.window`` is the global scope, and calling a
@@ -54,13 +49,22 @@ IMPORTED_MS = window.performance.now()  # the page's modules loaded (precompiled
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
 
 
+def _resolve_after_a_timer(resolve: Any, _reject: Any) -> None:
+    window.setTimeout(resolve, 0)
+
+
+_NEXT_TASK = create_proxy(_resolve_after_a_timer)  # a Promise executor, kept for the page's life
+
+
 async def pause(step: str) -> None:
     """Give the browser the main thread after a step of the start (a new task: input, painting).
 
-    The step's end is marked (``performance.mark("2048:<step>")``) for the benches.  A timer, not
-    ``sleep(0)``: MicroPython's loop runs tasks that are ready without leaving the browser's task."""
+    The step's end is marked (``performance.mark("2048:<step>")``) for the benches.  The wait is a
+    JavaScript promise a timer resolves: MicroPython's loop runs every task that is ready, a sleeping
+    one too once its time has come, without leaving the browser's task, so ``asyncio.sleep`` (even of
+    a millisecond, which a slow phone spends before the loop looks again) may not yield at all."""
     window.performance.mark("2048:" + step)
-    await asyncio.sleep(0.001)
+    await window.Promise.new(_NEXT_TASK)
 
 
 def on_event(target: Any, event: str, handler: Callable[[Any], None]) -> None:
@@ -106,6 +110,7 @@ async def main(
     storage: Storage, query: str, start_ai_worker: Callable[[int], Any], notices: tuple[str, ...] = ()
 ) -> PlaySession:
     """Build and wire the page over ``storage`` for the address ``query``, in steps; the game's session."""
+    await pause("modules")  # the page's first modules are loaded; the board next
     saved = SavedGames(storage, session_tab_id(window, new_tab_id), clock)
     view = BoardView(document)
     start = choose_game(query, saved, clock)
@@ -119,7 +124,14 @@ async def main(
 
     system_reduces = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
     _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
-    await pause("board")  # the board is drawn; the AI's parts next
+    await pause("board")  # the board is drawn; the AI's modules next
+    from app.ai_client import AiClient
+    from app.ai_controls import SHORTCUTS, AiControls
+    from app.ai_panel import AiPanel
+    from app.explorer import EXPLORER_KEY, Explorer
+    from app.tree_walk import TreeWalk
+
+    await pause("ai-modules")  # the AI's parts next
 
     def move(direction) -> None:
         session.submit(Intent.move(direction))
@@ -153,7 +165,14 @@ async def main(
     )
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
-    await pause("ai")  # the editor, the replays and the keys next
+    await pause("ai")  # the modules of the editor, the replays and the keys next
+    from app.editor import EDIT_KEY, PositionEditor
+    from app.games_panel import GAMES_KEY_LETTER
+    from app.glossary import TermTips, mark_terms
+    from app.inputs import InputRouter
+    from app.replays import REPLAY_KEY
+
+    await pause("key-modules")  # the editor, the replays and the keys next
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
     replay, panel = replay_parts(session, saved, switcher, controls, client, explorer)
     key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle, "u": undo, "y": redo}
@@ -205,11 +224,14 @@ def replay_parts(
     session: PlaySession,
     saved: SavedGames,
     switcher: GameSwitcher,
-    controls: AiControls,
-    client: AiClient,
-    explorer: Explorer,
-) -> tuple[Replays, GamesPanel]:
+    controls: "AiControls",
+    client: "AiClient",
+    explorer: "Explorer",
+) -> "tuple[Replays, GamesPanel]":
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
+    from app.games_panel import GamesPanel
+    from app.replay_view import ReplayView
+    from app.replays import Replays
 
     async def explain_board(board: int) -> dict:
         return await client.explain(explorer.request_for(controls.panel.settings.request(to_rows(board))))

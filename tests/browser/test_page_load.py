@@ -88,3 +88,31 @@ def test_a_start_that_stalls_says_so_within_15_seconds(browser, server_url):
     assert "has not started after 15 s" in page.text_content("#loading-text")
     assert stalled
     context.close()
+
+
+def test_each_step_of_the_start_ends_in_a_task_of_its_own_on_a_slow_phone(browser, server_url):
+    """With the CPU slowed 4× (a mid-range phone), no long task of the main thread holds the ends of two
+    steps of the page's start (``app.page.pause``'s marks): between two steps the browser had the thread
+    back, to answer a tap or paint.  A step that only slept a millisecond ran on in the same task."""
+    from browser import READY_SELECTOR
+    from tool_modules import load_tool
+
+    long_tasks_js = load_tool("bench_long_tasks").LONG_TASKS_JS
+    context = browser.new_context(service_workers="block", viewport={"width": 400, "height": 800})
+    try:
+        context.add_init_script(script=long_tasks_js)
+        page = context.new_page()
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        page.goto(f"{server_url}/index.html?sw=off&seed=3")
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        marks = page.evaluate(
+            "performance.getEntriesByType('mark').filter(m => m.name.startsWith('2048:'))"
+            ".map(m => [m.name, m.startTime])"
+        )
+        tasks = page.evaluate("window.__longTasks")
+    finally:
+        context.close()
+    assert len(marks) >= 5, marks
+    for start, duration in tasks:
+        inside = [name for name, at in marks if start < at < start + duration]
+        assert len(inside) <= 1, f"one task of {duration:.0f} ms from {start:.0f} ms ends the steps {inside}"
