@@ -17,7 +17,14 @@ from game2048.evaluation.ntuple_shapes import SHAPES, Shape, get_shape, images, 
 from game2048.lab import cli
 from game2048.lab import ntuple_kernels as K
 from game2048.lab.ntuple_export import dequantized, quantize, write
-from game2048.lab.ntuple_train import TrainError, TrainOptions, greedy_games, load_checkpoint, train
+from game2048.lab.ntuple_train import (
+    TrainError,
+    TrainOptions,
+    greedy_games,
+    load_checkpoint,
+    load_coherence,
+    train,
+)
 from game2048.move_tables import afterstates
 
 TINY = get_shape("2x4")
@@ -111,6 +118,50 @@ def test_one_td_update_moves_the_value_toward_its_target_by_the_learning_rate() 
             assert reads == len(idx) == 16  # all distinct: the value moves by 16 α of the error
 
 
+def test_a_coherent_update_moves_each_weight_by_alpha_times_how_consistent_its_errors_were() -> None:
+    feats = K.features(TINY)
+    work = K.scratch(feats)
+    weights = _weights(TINY, 2)
+    tc = K.coherence_arrays(TINY.weights)
+    idx = work.before
+    K.indices(_signed(_all_distinct()), feats, work.keys, idx)
+    assert len(set(idx.tolist())) == len(idx) == 16  # every feature its own weight
+    alpha, errors = 0.01, []
+    for target in (5000.0, -3000.0, 8000.0):
+        before = float(K._sum(weights, idx))
+        # Never moved: rate 1; then |sum of its errors| / (sum of their sizes), the same for all 16 weights.
+        rate = abs(sum(errors)) / sum(abs(e) for e in errors) if errors else 1.0
+        error = K.tc_step(weights, tc, idx, target, alpha)
+        assert error == pytest.approx(target - before, rel=1e-5)
+        assert float(K._sum(weights, idx)) - before == pytest.approx(16 * alpha * rate * error, rel=1e-3)
+        errors.append(error)
+    assert tc[0, idx].tolist() == pytest.approx([sum(errors)] * 16, rel=1e-5)
+    assert tc[1, idx].tolist() == pytest.approx([sum(abs(e) for e in errors)] * 16, rel=1e-5)
+
+
+def test_a_coherent_run_learns_and_resumes_with_its_accumulators(tmp_path: Path) -> None:
+    options = TrainOptions(shape="2x4", games=2000, block=500, alpha=0.05, seed=4, checkpoint_s=1e-9, coherence=True)
+    whole, expected = train(options, tmp_path / "whole")
+    after = greedy_games(TINY, expected, 200, seed=5)
+    assert after[:, 0].mean() > 2 * greedy_games(TINY, np.zeros_like(expected), 200, seed=5)[:, 0].mean()
+
+    def interrupt(state, point):  # type: ignore[no-untyped-def]
+        if state.games == 1500:  # after this block's games, before its checkpoint
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(options, tmp_path / "cut", report=interrupt)
+    state, weights = train(options, tmp_path / "cut", resume=True)
+    assert np.array_equal(weights, expected) and state.moves == whole.moves
+    plain = TrainOptions(**{**options.__dict__, "coherence": False})
+    assert not np.array_equal(train(plain, tmp_path / "plain")[1], expected)
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(**{**plain.__dict__, "games": 2500}), tmp_path / "whole", resume=True)
+    np.savez(tmp_path / "whole" / "checkpoint.npz", weights=expected, meta=np.array("{}"))
+    with pytest.raises(TrainError, match="coherence accumulators"):
+        load_coherence(tmp_path / "whole", TINY.weights)
+
+
 def test_greedy_games_are_legal_games_and_learning_makes_them_better(tmp_path: Path) -> None:
     weights = np.zeros(TINY.weights, dtype=np.float32)
     untrained = greedy_games(TINY, weights, 200, seed=5)
@@ -160,10 +211,11 @@ def test_an_episode_longer_than_its_kept_path_restarts_from_the_middle_of_what_w
     stats = np.zeros((50, K.GAME_STATS), dtype=np.int64)
     rng = np.array([7], dtype=np.uint64)
     weights = _weights(TINY, 3)
-    played = K.play_games(weights, 50, 0.001, rng, feats, K.MOVE_TABLES, K.scratch(feats, path_length=4), stats, True)
+    short = K.scratch(feats, path_length=4)
+    played = K.play_games(weights, 50, 0.001, rng, feats, K.MOVE_TABLES, short, stats, True, K.NO_COHERENCE)
     assert played > stats[:, 2].sum() and (stats[:, 2] > K.RESTART_MIN_MOVES).all()
     # Not learning, a game is one episode: greedy games never restart.
-    played = K.play_games(weights, 50, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, True)
+    played = K.play_games(weights, 50, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, True, K.NO_COHERENCE)
     assert played == stats[:, 2].sum()
 
 

@@ -203,6 +203,43 @@ def td_step(weights, idx, target, alpha):  # type: ignore[no-untyped-def]
     return error
 
 
+NO_COHERENCE = np.zeros((2, 0), dtype=np.float32)
+"""The coherence accumulators of a run without temporal coherence: none."""
+
+
+def coherence_arrays(weights: int) -> np.ndarray:
+    """Fresh accumulators for ``tc_step``: row 0 the sum of each weight's errors, row 1 of their sizes."""
+    return np.zeros((2, weights), dtype=np.float32)
+
+
+@njit(cache=True)
+def tc_step(weights, tc, idx, target, alpha):  # type: ignore[no-untyped-def]
+    """TD(0) with temporal coherence (Beal & Smith 1999; Jaśkowski 2018): each weight moves by its own rate.
+
+    A weight's rate is ``alpha × |E| / A``, ``E`` the sum of the errors that moved it (``tc[0]``) and ``A``
+    the sum of their sizes (``tc[1]``): a weight whose errors keep one sign learns at ``alpha``, one whose
+    errors cancel out slows down, and one never moved learns at ``alpha``.  Returns the error.
+    """
+    error = target - _sum(weights, idx)
+    size = abs(error)
+    for f in range(idx.shape[0]):
+        i = idx[f]
+        moved = tc[1, i]
+        rate = abs(tc[0, i]) / moved if moved > 0.0 else 1.0
+        weights[i] += alpha * rate * error
+        tc[0, i] += error
+        tc[1, i] += size
+    return error
+
+
+@njit(cache=True, inline="always")
+def _learn(weights, tc, idx, target, alpha):  # type: ignore[no-untyped-def]
+    """``tc_step`` when the run keeps coherence accumulators, else ``td_step``."""
+    if tc.shape[1] > 0:
+        return tc_step(weights, tc, idx, target, alpha)
+    return td_step(weights, idx, target, alpha)
+
+
 class Scratch(NamedTuple):
     """Work arrays a kernel reuses move after move (no allocation per move)."""
 
@@ -258,7 +295,7 @@ def _max_rank(b):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def play_game(weights, alpha, state, feats, tables, work, restart):  # type: ignore[no-untyped-def]
+def play_game(weights, alpha, state, feats, tables, work, restart, tc):  # type: ignore[no-untyped-def]
     """One game played greedily on the network, learning after every move when ``alpha`` > 0.
 
     Online afterstate TD(0): once the next move is chosen, the previous
@@ -268,8 +305,9 @@ def play_game(weights, alpha, state, feats, tables, work, restart):  # type: ign
     over is played again from the afterstate halfway through its last episode
     (a new tile placed), and again, until an episode has at most
     ``RESTART_MIN_MOVES`` moves, so the late game, which few games reach,
-    is learned many times per game.  Returns the first episode's (score,
-    largest rank, moves) and the moves of all episodes.
+    is learned many times per game.  With coherence accumulators ``tc`` (not
+    ``NO_COHERENCE``), each update is ``tc_step``'s.  Returns the first
+    episode's (score, largest rank, moves) and the moves of all episodes.
     """
     learn = alpha > 0.0
     path = work.path
@@ -283,7 +321,7 @@ def play_game(weights, alpha, state, feats, tables, work, restart):  # type: ign
         d, target = greedy_move(weights, b, feats, tables, work)
         if d < 0:
             if learn and episode:
-                td_step(weights, work.before, 0.0, alpha)
+                _learn(weights, tc, work.before, 0.0, alpha)
             if first_rank < 0:
                 first_rank = _max_rank(b)
                 first_moves = moves
@@ -294,7 +332,7 @@ def play_game(weights, alpha, state, feats, tables, work, restart):  # type: ign
             break
         if learn:
             if episode:
-                td_step(weights, work.before, target, alpha)
+                _learn(weights, tc, work.before, target, alpha)
             work.before[:] = work.idx[d]
         if episode < path.shape[0]:
             path[episode] = work.boards[d]
@@ -307,14 +345,14 @@ def play_game(weights, alpha, state, feats, tables, work, restart):  # type: ign
 
 
 @njit(cache=True)
-def play_games(weights, games, alpha, state, feats, tables, work, stats, restart):  # type: ignore[no-untyped-def]
+def play_games(weights, games, alpha, state, feats, tables, work, stats, restart, tc):  # type: ignore[no-untyped-def]
     """``games`` games of ``play_game``, one after the other; ``stats[g]`` = score, largest rank, moves.
 
     Returns the moves played (restarts included).  The games are a pure function of the weights and ``state``.
     """
     total_moves = 0
     for g in range(games):
-        score, rank, moves, played = play_game(weights, alpha, state, feats, tables, work, restart)
+        score, rank, moves, played = play_game(weights, alpha, state, feats, tables, work, restart, tc)
         stats[g, 0] = score
         stats[g, 1] = rank
         stats[g, 2] = moves
@@ -323,7 +361,7 @@ def play_games(weights, games, alpha, state, feats, tables, work, stats, restart
 
 
 @njit(cache=True, parallel=True)
-def play_games_threads(weights, games, alpha, states, feats, tables, stats, restart):  # type: ignore[no-untyped-def]
+def play_games_threads(weights, games, alpha, states, feats, tables, stats, restart, tc):  # type: ignore[no-untyped-def]
     """``play_games`` on ``len(states)`` threads sharing the weights, each with its own generator and work arrays.
 
     Lock-free, as Jaśkowski (2018) trains: two threads may update one weight at
@@ -344,7 +382,7 @@ def play_games_threads(weights, games, alpha, states, feats, tables, stats, rest
         )
         state = states[t : t + 1]
         for g in range(t, games, threads):
-            score, rank, first, played = play_game(weights, alpha, state, feats, tables, work, restart)
+            score, rank, first, played = play_game(weights, alpha, state, feats, tables, work, restart, tc)
             stats[g, 0] = score
             stats[g, 1] = rank
             stats[g, 2] = first

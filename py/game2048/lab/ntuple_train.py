@@ -61,6 +61,9 @@ class TrainOptions:
     restart: bool = False
     """Each game over is played again from halfway through, and again (``ntuple_kernels.play_game``): the late
     game learned many times per game.  The curve still reports each game's first episode."""
+    coherence: bool = False
+    """Temporal coherence learning (``ntuple_kernels.tc_step``): each weight's rate is ``alpha`` times how
+    consistently its errors point one way; the accumulators are kept in the checkpoint."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -83,6 +86,7 @@ class TrainOptions:
             "threads": self.threads,
             "init": self.init,
             "restart": self.restart,
+            "coherence": self.coherence,
         }
 
 
@@ -120,17 +124,32 @@ def curve_point(games: int, stats: np.ndarray, moves_per_s: float) -> dict[str, 
     return point
 
 
-def save_checkpoint(out: Path, options: TrainOptions, state: TrainState, weights: np.ndarray) -> None:
-    """Weights and state in ``out/checkpoint.npz`` (written aside, then renamed), and the curve as JSON lines."""
+def save_checkpoint(
+    out: Path, options: TrainOptions, state: TrainState, weights: np.ndarray, tc: np.ndarray = K.NO_COHERENCE
+) -> None:
+    """Weights, state and coherence accumulators (if any) in ``out/checkpoint.npz`` (written aside, then renamed),
+    and the curve as JSON lines."""
     out.mkdir(parents=True, exist_ok=True)
     meta = json.dumps({"options": asdict(options), "state": asdict(state)})
     tmp = out / (CHECKPOINT + ".tmp")
     with tmp.open("wb") as handle:
-        np.savez(handle, weights=weights, meta=np.array(meta))
+        np.savez(handle, weights=weights, meta=np.array(meta), coherence=tc)
     os.replace(tmp, out / CHECKPOINT)
     curve_tmp = out / (CURVE + ".tmp")
     curve_tmp.write_text("".join(json.dumps(point) + "\n" for point in state.curve))
     os.replace(curve_tmp, out / CURVE)
+
+
+def load_coherence(out: Path, weights: int) -> np.ndarray:
+    """The coherence accumulators ``out/checkpoint.npz`` keeps for ``weights`` weights; ``TrainError`` if none."""
+    try:
+        with np.load(out / CHECKPOINT) as data:
+            tc = np.array(data["coherence"], dtype=np.float32)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+        raise TrainError(f"{out / CHECKPOINT} has no readable coherence accumulators: {exc}") from None
+    if tc.shape != (2, weights):
+        raise TrainError(f"{out / CHECKPOINT} has coherence accumulators of shape {tc.shape}, not (2, {weights})")
+    return tc
 
 
 def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarray]:
@@ -145,7 +164,7 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
         state = TrainState(**meta["state"])
         if isinstance(state.rng, int):  # a checkpoint from before threads: one generator
             state.rng = [state.rng]
-        return {"threads": 1, "init": "", "restart": False, **meta["options"]}, state, weights
+        return {"threads": 1, "init": "", "restart": False, "coherence": False, **meta["options"]}, state, weights
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
 
@@ -169,7 +188,9 @@ def train(
             raise TrainError(f"{out} holds a run of {theirs}, not {mine}: give another --out, or the same options")
         if weights.shape != (shape.weights,):
             raise TrainError(f"{out} holds {weights.shape[0]} weights; shape {options.shape} has {shape.weights}")
+        tc = load_coherence(out, shape.weights) if options.coherence else K.NO_COHERENCE
     else:
+        tc = K.coherence_arrays(shape.weights) if options.coherence else K.NO_COHERENCE
         state = TrainState(rng=[first_rng_state(options.seed + t * 1_000_003) for t in range(options.threads)])
         if options.init:
             weights, state.init_sha256 = initial_weights(Path(options.init), shape)
@@ -184,10 +205,12 @@ def train(
         count = min(options.block, options.games - state.games)
         started = time.perf_counter()
         if options.threads == 1:
-            moves = K.play_games(weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats, options.restart)
+            moves = K.play_games(
+                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats, options.restart, tc
+            )
         else:
             moves = K.play_games_threads(
-                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats, options.restart
+                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats, options.restart, tc
             )
         seconds = time.perf_counter() - started
         state.games += count
@@ -199,7 +222,7 @@ def train(
         if report is not None:
             report(state, point)
         if time.perf_counter() - last_saved >= options.checkpoint_s or state.games >= options.games:
-            save_checkpoint(out, options, state, weights)
+            save_checkpoint(out, options, state, weights, tc)
             last_saved = time.perf_counter()
     return state, weights
 
@@ -228,5 +251,5 @@ def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np
     feats = K.features(shape)
     stats = np.zeros((games, K.GAME_STATS), dtype=np.int64)
     rng = np.array([first_rng_state(seed)], dtype=np.uint64)
-    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, False)
+    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, False, K.NO_COHERENCE)
     return stats

@@ -60,6 +60,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="play each game over again from halfway through, and again: more training of the late game",
     )
+    parser.add_argument(
+        "--coherence",
+        action="store_true",
+        help="temporal coherence learning: each weight's rate is alpha times how consistent its errors are",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -84,6 +89,7 @@ def train_command_line(options: dict[str, Any]) -> str:
         + (f" --threads {options['threads']}" if options.get("threads", 1) > 1 else "")
         + (f" --init {options['init']}" if options.get("init") else "")
         + (" --restart" if options.get("restart") else "")
+        + (" --coherence" if options.get("coherence") else "")
     )
 
 
@@ -174,6 +180,7 @@ def run(args: argparse.Namespace) -> None:
         threads=args.threads,
         init=args.init,
         restart=args.restart,
+        coherence=args.coherence,
     )
     shape = parse_shape(options.shape)
     print(
@@ -181,6 +188,7 @@ def run(args: argparse.Namespace) -> None:
         + (f", {options.threads} threads" if options.threads > 1 else "")
         + (f", from {options.init}" if options.init else "")
         + (", restart strategy" if options.restart else "")
+        + (", temporal coherence" if options.coherence else "")
     )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:
