@@ -13,6 +13,7 @@ on a fresh game with a notice instead of staying on its spinner.
 import asyncio
 import sys
 
+import js
 from pyscript import document
 from pyscript.ffi import create_proxy
 
@@ -49,22 +50,30 @@ IMPORTED_MS = window.performance.now()  # the page's modules loaded (precompiled
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
 
 
-def _resolve_after_a_timer(resolve: Any, _reject: Any) -> None:
-    window.setTimeout(resolve, 0)
+_timer_fired = asyncio.Event()  # set by a browser timer: ``pause`` waits for it
 
 
-_NEXT_TASK = create_proxy(_resolve_after_a_timer)  # a Promise executor, kept for the page's life
+def _fire() -> None:
+    _timer_fired.set()
+
+
+_FIRE = create_proxy(_fire)  # the timer's callback, kept for the page's life
 
 
 async def pause(step: str) -> None:
     """Give the browser the main thread after a step of the start (a new task: input, painting).
 
-    The step's end is marked (``performance.mark("2048:<step>")``) for the benches.  The wait is a
-    JavaScript promise a timer resolves: MicroPython's loop runs every task that is ready, a sleeping
-    one too once its time has come, without leaving the browser's task, so ``asyncio.sleep`` (even of
-    a millisecond, which a slow phone spends before the loop looks again) may not yield at all."""
+    The step's end is marked (``performance.mark("2048:<step>")``) for the benches.  The wait is for a
+    browser timer: MicroPython's loop runs every task that is ready, a sleeping one too once its time
+    has come, without leaving the browser's task, so ``asyncio.sleep`` (even of a millisecond, which a
+    slow phone spends before the loop looks again) may not yield at all.  The timer is set through the
+    ``js`` module, as MicroPython's asyncio sets its own: called as a method of ``document.defaultView``,
+    ``setTimeout`` was at times handed its callback as ``this`` ("Illegal invocation"), and the start
+    stopped there."""
     window.performance.mark("2048:" + step)
-    await window.Promise.new(_NEXT_TASK)
+    _timer_fired.clear()
+    js.setTimeout(_FIRE, 0)
+    await _timer_fired.wait()
 
 
 def on_event(target: Any, event: str, handler: Callable[[Any], None]) -> None:
@@ -114,6 +123,7 @@ async def main(
     saved = SavedGames(storage, session_tab_id(window, new_tab_id), clock)
     view = BoardView(document)
     start = choose_game(query, saved, clock)
+    await pause("game")  # the saved games are read and the game chosen; the board next
     session = PlaySession(start.game, view, saved, new_game=lambda: fresh_game(start.seed, clock()), clock=clock)
     session.start()
     session.restore_history()  # replays the saved game's record once the page is playable
@@ -150,9 +160,11 @@ async def main(
 
     client = AiClient(start_ai_worker)
     ai_panel = AiPanel(document, client, storage, view, create_proxy)
+    await pause("ai-panel")  # the AI's settings; its buttons and the explorer next
     controls = AiControls(document, session, view, client, ai_panel, create_proxy)
     ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
     controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy, controls.fail)
+    await pause("explorer")  # the step-by-step tree next
 
     tree_walk = TreeWalk(
         document,
@@ -174,6 +186,7 @@ async def main(
 
     await pause("key-modules")  # the editor, the replays and the keys next
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
+    await pause("editor")  # the replays and the keys next
     replay, panel = replay_parts(session, saved, switcher, controls, client, explorer)
     key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle, "u": undo, "y": redo}
     key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
