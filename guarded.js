@@ -13,3 +13,13 @@ globalThis.guardedCall = function (target, name, ...args) {
     return { ok: false, error: `${error && error.name}: ${error && error.message}` };
   }
 };
+
+// A new task for the page's start (py/app/page.py's pause): a promise that settles once the browser has had the
+// thread (input, painting).  scheduler.yield() where the browser has it (its continuation runs before other
+// waiting tasks, so the start is not held back by them), else a timer.  Defined here because MicroPython's calls of
+// a method through a JavaScript object were at times made with the wrong `this` ("Illegal invocation").
+globalThis.nextTask = function () {
+  const scheduler = globalThis.scheduler;
+  if (scheduler && typeof scheduler.yield === "function") return scheduler.yield();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+};

@@ -50,30 +50,15 @@ IMPORTED_MS = window.performance.now()  # the page's modules loaded (precompiled
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
 
 
-_timer_fired = asyncio.Event()  # set by a browser timer: ``pause`` waits for it
-
-
-def _fire() -> None:
-    _timer_fired.set()
-
-
-_FIRE = create_proxy(_fire)  # the timer's callback, kept for the page's life
-
-
 async def pause(step: str) -> None:
     """Give the browser the main thread after a step of the start (a new task: input, painting).
 
-    The step's end is marked (``performance.mark("2048:<step>")``) for the benches.  The wait is for a
-    browser timer: MicroPython's loop runs every task that is ready, a sleeping one too once its time
-    has come, without leaving the browser's task, so ``asyncio.sleep`` (even of a millisecond, which a
-    slow phone spends before the loop looks again) may not yield at all.  The timer is set through the
-    ``js`` module, as MicroPython's asyncio sets its own: called as a method of ``document.defaultView``,
-    ``setTimeout`` was at times handed its callback as ``this`` ("Illegal invocation"), and the start
-    stopped there."""
+    The step's end is marked (``performance.mark("2048:<step>")``) for the benches.  The wait is
+    ``guarded.js``'s ``nextTask()``: MicroPython's loop runs every task that is ready, a sleeping one
+    too once its time has come, without leaving the browser's task, so ``asyncio.sleep`` (even of a
+    millisecond, which a slow phone spends before the loop looks again) may not yield at all."""
     window.performance.mark("2048:" + step)
-    _timer_fired.clear()
-    js.setTimeout(_FIRE, 0)
-    await _timer_fired.wait()
+    await js.nextTask()
 
 
 def on_event(target: Any, event: str, handler: Callable[[Any], None]) -> None:
