@@ -7,7 +7,6 @@ whole timeout, and one that loaded other interpreters would measure something el
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +20,10 @@ bare_page = load_tool("bare_page")
 serve = load_tool("serve")
 
 
-def _interpreter(config: str) -> str:
-    with (ROOT / config).open("rb") as handle:
-        return str(tomllib.load(handle)["interpreter"])
-
-
 def test_the_bare_page_names_the_pages_interpreters_and_none_of_its_code() -> None:
     html = bare_page.bare_html(ROOT)
     for config in ("pyscript.toml", "pyscript-worker.toml"):
-        assert f"&quot;{_interpreter(config)}&quot;" in html
+        assert f"&quot;{bare_page.interpreter(ROOT / config)}&quot;" in html
     assert "./py/" not in html and "css/" not in html and "guarded.js" not in html
 
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import pytest
+from browser import READY_SELECTOR
 from pagekit import AI_READY_TIMEOUT_MS, engine_rows, read_best, read_board, read_score, wait_ai_ready, wait_decisions
+from tool_modules import load_tool
 
 
 def test_page_loads_clean_and_shows_the_seeded_opening(open_page):
@@ -94,9 +96,6 @@ def test_each_step_of_the_start_ends_in_a_task_of_its_own_on_a_slow_phone(browse
     """With the CPU slowed 4× (a mid-range phone), no long task of the main thread holds the ends of two
     steps of the page's start (``app.page.pause``'s marks): between two steps the browser had the thread
     back, to answer a tap or paint.  A step that only slept a millisecond ran on in the same task."""
-    from browser import READY_SELECTOR
-    from tool_modules import load_tool
-
     long_tasks_js = load_tool("bench_long_tasks").LONG_TASKS_JS
     context = browser.new_context(service_workers="block", viewport={"width": 400, "height": 800})
     try:
