@@ -16,11 +16,17 @@ from __future__ import annotations
 
 import json
 import sys
+import tempfile
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from html import escape
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
+
+LABEL = "the bare PyScript page (tools/bare_page.py)"
+"""How the benches name it in their reports."""
 
 MAIN_THREAD_PY = """
 from pyscript import document, workers
@@ -77,6 +83,13 @@ def write_bare_page(folder: Path, root: Path = REPO_ROOT) -> Path:
     if not link.is_symlink():
         link.symlink_to((root / "node_modules").resolve(), target_is_directory=True)
     return folder
+
+
+@contextmanager
+def temporary_bare_page(root: Path = REPO_ROOT) -> Iterator[Path]:
+    """The bare page written into a temporary folder (``write_bare_page``), removed afterwards."""
+    with tempfile.TemporaryDirectory(prefix="bare-page-") as folder:
+        yield write_bare_page(Path(folder), root)
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bare_page import write_bare_page  # noqa: E402
+from bare_page import LABEL, temporary_bare_page  # noqa: E402
 from bench_load import describe_run, git_commit, machine  # noqa: E402
 from browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
@@ -267,10 +267,10 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.runs < 1:
         parser.error("--runs must be at least 1")
-    with tempfile.TemporaryDirectory(prefix="bare-page-") as bare:
-        root = write_bare_page(Path(bare)) if args.bare else args.root
-        label = "the bare PyScript page (tools/bare_page.py)" if args.bare else str(args.root)
-        return measure_all(args, root, label, argv)
+    if args.bare:
+        with temporary_bare_page() as bare:
+            return measure_all(args, bare, LABEL, argv)
+    return measure_all(args, args.root, str(args.root), argv)
 
 
 def measure_all(args: argparse.Namespace, root: Path, label: str, argv: list[str] | None) -> int:

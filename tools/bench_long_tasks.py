@@ -25,12 +25,12 @@ import argparse
 import datetime
 import statistics
 import sys
-import tempfile
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bare_page import write_bare_page  # noqa: E402
+from bare_page import LABEL, temporary_bare_page  # noqa: E402
 from bench_load import describe_run, git_commit, machine  # noqa: E402
 from browser import READY_SELECTOR, launch_chromium  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
@@ -80,10 +80,9 @@ def main(argv: list[str] | None = None) -> int:
     slowdowns = args.cpu or [1.0, 4.0]
     roots = args.root or [REPO_ROOT]
     labels = [str(root) for root in roots]
-    with tempfile.TemporaryDirectory(prefix="bare-page-") as bare:
-        if args.bare:
-            roots = [*roots, write_bare_page(Path(bare))]
-            labels.append("bare PyScript page")
+    with temporary_bare_page() if args.bare else nullcontext() as bare:
+        if bare is not None:
+            roots, labels = [*roots, bare], [*labels, LABEL]
         return measure(roots, labels, slowdowns, args.runs, argv)
 
 
