@@ -1,4 +1,5 @@
-// JavaScript calls that may throw, made for the page's Python (MicroPython on the main thread).
+// The JavaScript the page's Python (MicroPython on the main thread) cannot do safely itself: calls that may
+// throw (guardedCall), and a new task of the browser for the start's pauses (nextTask).
 //
 // MicroPython cannot catch an exception thrown by a JavaScript function it calls: the exception
 // unwinds through the interpreter and ends the whole script.  So a call that can fail (storage
