@@ -206,16 +206,86 @@ def test_the_restart_strategy_replays_each_game_from_its_middle_and_stays_reprod
         train(TrainOptions(**{**options.__dict__, "games": 3000, "restart": False}), tmp_path / "restart", resume=True)
 
 
+def _plain_learn_back(weights, path, rewards, exact, lam, alpha):  # type: ignore[no-untyped-def]
+    """TD(λ) backwards as its definition reads, on the shapes' own indices (``index``), in float64."""
+    starts = np.cumsum([0] + [TINY.table_size(t) for t in range(len(TINY.tuples))])
+    w = weights.astype(np.float64)
+
+    def reads(board: int) -> list[int]:
+        return [
+            starts[t] + index(board, image, TINY.values)
+            for t, cells in enumerate(TINY.tuples)
+            for image in images(cells)
+        ]
+
+    for board, reward in zip(reversed(path), reversed(rewards)):
+        error = exact - sum(w[i] for i in reads(board))
+        for i in reads(board):
+            w[i] += alpha * error
+        exact = reward + lam * exact + (1 - lam) * sum(w[i] for i in reads(board))
+    return w, exact
+
+
+@pytest.mark.parametrize("lam", [0.0, 0.5, 1.0])
+def test_learning_backwards_is_td_lambda_from_the_last_afterstate_to_the_first(lam: float) -> None:
+    feats = K.features(TINY)
+    work = K.scratch(feats)
+    rng = random.Random(5)
+    path = [B.from_rows([[rng.choice((0, 2, 4, 8, 64)) for _ in range(4)] for _ in range(4)]) for _ in range(6)]
+    rewards = [rng.choice((0, 4, 8, 128)) for _ in path]
+    weights = _weights(TINY, 4)
+    expected, expected_return = _plain_learn_back(weights, path, rewards, 0.0, lam, 0.01)
+    work.path[: len(path)] = [_signed(b) for b in path]
+    work.rewards[: len(path)] = rewards
+    got = K.learn_back(
+        weights, K.NO_COHERENCE, work.path, work.rewards, len(path), 0.0, lam, 0.01, feats, work.keys, work.before
+    )
+    assert np.allclose(weights, expected, rtol=1e-4, atol=1e-2)
+    assert got == pytest.approx(expected_return, rel=1e-4)
+    if lam == 1.0:  # the Monte Carlo return: every point after the first afterstate, the first move's included
+        assert got == pytest.approx(sum(rewards), rel=1e-6)
+
+
+def test_a_backward_run_learns_resumes_exactly_and_refuses_another_lambda(tmp_path: Path) -> None:
+    options = TrainOptions(shape="2x4", games=2000, block=500, seed=4, alpha=0.01, lam=0.5, restart=True)
+    state, weights = train(options, tmp_path / "whole")
+    curve = state.curve
+    assert curve[-1]["mean_score"] > 2 * curve[0]["mean_score"] > 0  # it learns: from chance play upward
+    online = train(TrainOptions(**{**options.__dict__, "lam": None}), tmp_path / "online")[1]
+    assert not np.array_equal(online, weights)  # the backward rule is not the online one
+    half = TrainOptions(**{**options.__dict__, "games": 1000})
+    train(half, tmp_path / "split")
+    resumed = train(options, tmp_path / "split", resume=True)[1]
+    assert np.array_equal(resumed, weights)
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(**{**options.__dict__, "games": 3000, "lam": 0.0}), tmp_path / "whole", resume=True)
+    with pytest.raises(ValueError, match="lambda is 0 to 1"):
+        TrainOptions(lam=1.5)
+
+
+def test_a_backward_episode_longer_than_its_path_learns_in_parts_and_still_restarts() -> None:
+    feats = K.features(TINY)
+    stats = np.zeros((30, K.GAME_STATS), dtype=np.int64)
+    weights = _weights(TINY, 3)
+    short = K.scratch(feats, path_length=8)
+    rng = np.array([7], dtype=np.uint64)
+    played = K.play_games(weights, 30, 0.001, rng, feats, K.MOVE_TABLES, short, stats, True, K.NO_COHERENCE, 0.5)
+    assert played > stats[:, 2].sum() and (stats[:, 2] > 8).all()  # restarts, and games longer than the path
+    assert np.isfinite(weights).all() and not np.array_equal(weights, _weights(TINY, 3))
+
+
 def test_an_episode_longer_than_its_kept_path_restarts_from_the_middle_of_what_was_kept() -> None:
     feats = K.features(TINY)
     stats = np.zeros((50, K.GAME_STATS), dtype=np.int64)
     rng = np.array([7], dtype=np.uint64)
     weights = _weights(TINY, 3)
     short = K.scratch(feats, path_length=4)
-    played = K.play_games(weights, 50, 0.001, rng, feats, K.MOVE_TABLES, short, stats, True, K.NO_COHERENCE)
+    played = K.play_games(weights, 50, 0.001, rng, feats, K.MOVE_TABLES, short, stats, True, K.NO_COHERENCE, K.ONLINE)
     assert played > stats[:, 2].sum() and (stats[:, 2] > K.RESTART_MIN_MOVES).all()
     # Not learning, a game is one episode: greedy games never restart.
-    played = K.play_games(weights, 50, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, True, K.NO_COHERENCE)
+    played = K.play_games(
+        weights, 50, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, True, K.NO_COHERENCE, K.ONLINE
+    )
     assert played == stats[:, 2].sum()
 
 

@@ -1,4 +1,4 @@
-"""The trainer's hot path, compiled by numba: moves, tiles, the network's value and its TD(0) update.
+"""The trainer's hot path, compiled by numba: moves, tiles, the network's value and its TD updates.
 
 A board is an ``int64`` holding the engine's 64-bit layout (``board``), so a
 row is one 16-bit line key and the engine's move tables (``move_tables``)
@@ -249,7 +249,9 @@ class Scratch(NamedTuple):
     idx: np.ndarray
     before: np.ndarray
     path: np.ndarray
-    """The episode's afterstates, for the restart strategy."""
+    """The episode's afterstates, for the restart strategy and the backward updates."""
+    rewards: np.ndarray
+    """The points of the move into each of ``path``'s afterstates, for the backward updates."""
 
 
 def scratch(feats: Features, path_length: int = PATH_LENGTH) -> Scratch:
@@ -257,7 +259,13 @@ def scratch(feats: Features, path_length: int = PATH_LENGTH) -> Scratch:
     n = feats.widths.shape[0]
     z = np.zeros
     return Scratch(
-        z(4, np.int64), z(4, np.int64), z(16, np.int64), z((4, n), np.int64), z(n, np.int64), z(path_length, np.int64)
+        z(4, np.int64),
+        z(4, np.int64),
+        z(16, np.int64),
+        z((4, n), np.int64),
+        z(n, np.int64),
+        z(path_length, np.int64),
+        z(path_length, np.int64),
     )
 
 
@@ -294,8 +302,28 @@ def _max_rank(b):  # type: ignore[no-untyped-def]
     return best
 
 
+ONLINE = -1.0
+"""``lam`` of a run that learns online, after every move (TD(0)); a ``lam`` of 0 to 1 learns backwards instead."""
+
+
 @njit(cache=True)
-def play_game(weights, alpha, state, feats, tables, work, restart, tc):  # type: ignore[no-untyped-def]
+def learn_back(weights, tc, path, rewards, kept, exact, lam, alpha, feats, keys, idx):  # type: ignore[no-untyped-def]
+    """TD(λ) over afterstates ``path[:kept]``, the last first, as ziap/2048-tdl learns at the end of an episode.
+
+    ``exact`` is the return after ``path[kept - 1]`` (0 at a game's end).  Each afterstate learns toward it
+    (``_learn``); then the return before it becomes ``rewards[k] + λ × exact + (1 − λ) × V(path[k])``, with
+    the value just learned, so the end of a game reaches back many moves at once.  λ = 0 is TD(0) taken
+    backwards.  Returns the return before ``path[0]``; ``idx`` and ``keys`` are scratch.
+    """
+    for k in range(kept - 1, -1, -1):
+        indices(path[k], feats, keys, idx)
+        _learn(weights, tc, idx, exact, alpha)
+        exact = rewards[k] + lam * exact + (1.0 - lam) * _sum(weights, idx)
+    return exact
+
+
+@njit(cache=True)
+def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # type: ignore[no-untyped-def]
     """One game played greedily on the network, learning after every move when ``alpha`` > 0.
 
     Online afterstate TD(0): once the next move is chosen, the previous
@@ -306,36 +334,58 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc):  # type:
     (a new tile placed), and again, until an episode has at most
     ``RESTART_MIN_MOVES`` moves, so the late game, which few games reach,
     is learned many times per game.  With coherence accumulators ``tc`` (not
-    ``NO_COHERENCE``), each update is ``tc_step``'s.  Returns the first
-    episode's (score, largest rank, moves) and the moves of all episodes.
+    ``NO_COHERENCE``), each update is ``tc_step``'s.  With ``lam`` from 0 to 1
+    (not ``ONLINE``), nothing is learned during an episode: at its end its
+    afterstates learn backwards (``learn_back``); an episode longer than the
+    path learns all but its last kept afterstate, bootstrapped from that one's
+    value, and keeps going.  Returns the first episode's (score, largest
+    rank, moves) and the moves of all episodes.
     """
     learn = alpha > 0.0
+    backward = learn and lam >= 0.0
     path = work.path
+    rewards = work.rewards
+    capacity = path.shape[0]
     b = new_board(state)
     score = 0
     moves = 0
     first_rank = -1
     first_moves = 0
     episode = 0
+    kept = 0  # afterstates in path: the episode's first ones (online), or those since the last flush (backward)
     while True:
         d, target = greedy_move(weights, b, feats, tables, work)
         if d < 0:
-            if learn and episode:
+            if backward and kept:
+                learn_back(weights, tc, path, rewards, kept, 0.0, lam, alpha, feats, work.keys, work.before)
+            elif learn and episode:
                 _learn(weights, tc, work.before, 0.0, alpha)
             if first_rank < 0:
                 first_rank = _max_rank(b)
                 first_moves = moves
             if restart and learn and episode > RESTART_MIN_MOVES:
-                b = spawn(path[min(episode, path.shape[0]) // 2], state)
+                b = spawn(path[kept // 2], state)
                 episode = 0
+                kept = 0
                 continue
             break
-        if learn:
+        if backward:
+            if kept == capacity:  # the path is full: learn it up to its last afterstate, which stays
+                last = capacity - 1
+                indices(path[last], feats, work.keys, work.before)
+                exact = rewards[last] + _sum(weights, work.before)
+                learn_back(weights, tc, path, rewards, last, exact, lam, alpha, feats, work.keys, work.before)
+                path[0] = path[last]
+                rewards[0] = rewards[last]
+                kept = 1
+        elif learn:
             if episode:
                 _learn(weights, tc, work.before, target, alpha)
             work.before[:] = work.idx[d]
-        if episode < path.shape[0]:
-            path[episode] = work.boards[d]
+        if kept < capacity:
+            path[kept] = work.boards[d]
+            rewards[kept] = work.points[d]
+            kept += 1
         if first_rank < 0:
             score += work.points[d]
         moves += 1
@@ -345,14 +395,14 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc):  # type:
 
 
 @njit(cache=True)
-def play_games(weights, games, alpha, state, feats, tables, work, stats, restart, tc):  # type: ignore[no-untyped-def]
+def play_games(weights, games, alpha, state, feats, tables, work, stats, restart, tc, lam):  # type: ignore[no-untyped-def]
     """``games`` games of ``play_game``, one after the other; ``stats[g]`` = score, largest rank, moves.
 
     Returns the moves played (restarts included).  The games are a pure function of the weights and ``state``.
     """
     total_moves = 0
     for g in range(games):
-        score, rank, moves, played = play_game(weights, alpha, state, feats, tables, work, restart, tc)
+        score, rank, moves, played = play_game(weights, alpha, state, feats, tables, work, restart, tc, lam)
         stats[g, 0] = score
         stats[g, 1] = rank
         stats[g, 2] = moves
@@ -361,7 +411,7 @@ def play_games(weights, games, alpha, state, feats, tables, work, stats, restart
 
 
 @njit(cache=True, parallel=True)
-def play_games_threads(weights, games, alpha, states, feats, tables, stats, restart, tc):  # type: ignore[no-untyped-def]
+def play_games_threads(weights, games, alpha, states, feats, tables, stats, restart, tc, lam):  # type: ignore[no-untyped-def]
     """``play_games`` on ``len(states)`` threads sharing the weights, each with its own generator and work arrays.
 
     Lock-free, as Jaśkowski (2018) trains: two threads may update one weight at
@@ -379,10 +429,11 @@ def play_games_threads(weights, games, alpha, states, feats, tables, stats, rest
             np.zeros((4, n), np.int64),
             np.zeros(n, np.int64),
             np.zeros(PATH_LENGTH, np.int64),
+            np.zeros(PATH_LENGTH, np.int64),
         )
         state = states[t : t + 1]
         for g in range(t, games, threads):
-            score, rank, first, played = play_game(weights, alpha, state, feats, tables, work, restart, tc)
+            score, rank, first, played = play_game(weights, alpha, state, feats, tables, work, restart, tc, lam)
             stats[g, 0] = score
             stats[g, 1] = rank
             stats[g, 2] = first

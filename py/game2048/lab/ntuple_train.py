@@ -64,6 +64,9 @@ class TrainOptions:
     coherence: bool = False
     """Temporal coherence learning (``ntuple_kernels.tc_step``): each weight's rate is ``alpha`` times how
     consistently its errors point one way; the accumulators are kept in the checkpoint."""
+    lam: float | None = None
+    """None: online TD(0), each afterstate learned once the next move is chosen.  0 to 1: each episode learned
+    at its end, backwards, by TD(λ) (``ntuple_kernels.learn_back``, as ziap/2048-tdl trains)."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -75,6 +78,8 @@ class TrainOptions:
             raise ValueError(f"checkpoint_s is positive, got {self.checkpoint_s}")
         if not 1 <= self.threads <= 64:
             raise ValueError(f"threads is 1 to 64, got {self.threads}")
+        if self.lam is not None and not 0.0 <= self.lam <= 1.0:
+            raise ValueError(f"lambda is 0 to 1, got {self.lam}")
 
     def same_run(self) -> dict[str, object]:
         """The options a resumed run must share with the checkpoint (the total games may grow)."""
@@ -87,6 +92,7 @@ class TrainOptions:
             "init": self.init,
             "restart": self.restart,
             "coherence": self.coherence,
+            "lam": self.lam,
         }
 
 
@@ -164,7 +170,8 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
         state = TrainState(**meta["state"])
         if isinstance(state.rng, int):  # a checkpoint from before threads: one generator
             state.rng = [state.rng]
-        return {"threads": 1, "init": "", "restart": False, "coherence": False, **meta["options"]}, state, weights
+        defaults = {"threads": 1, "init": "", "restart": False, "coherence": False, "lam": None}
+        return {**defaults, **meta["options"]}, state, weights
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
 
@@ -200,17 +207,18 @@ def train(
     work = K.scratch(feats)
     rng = np.array(state.rng, dtype=np.uint64)
     stats = np.zeros((options.block, K.GAME_STATS), dtype=np.int64)
+    lam = K.ONLINE if options.lam is None else options.lam
     last_saved = time.perf_counter()
     while state.games < options.games:
         count = min(options.block, options.games - state.games)
         started = time.perf_counter()
         if options.threads == 1:
             moves = K.play_games(
-                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats, options.restart, tc
+                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats, options.restart, tc, lam
             )
         else:
             moves = K.play_games_threads(
-                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats, options.restart, tc
+                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats, options.restart, tc, lam
             )
         seconds = time.perf_counter() - started
         state.games += count
@@ -251,5 +259,6 @@ def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np
     feats = K.features(shape)
     stats = np.zeros((games, K.GAME_STATS), dtype=np.int64)
     rng = np.array([first_rng_state(seed)], dtype=np.uint64)
-    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, False, K.NO_COHERENCE)
+    work = K.scratch(feats)
+    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, work, stats, False, K.NO_COHERENCE, K.ONLINE)
     return stats

@@ -65,6 +65,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         action="store_true",
         help="temporal coherence learning: each weight's rate is alpha times how consistent its errors are",
     )
+    parser.add_argument(
+        "--lambda",
+        dest="lam",
+        type=float,
+        default=None,
+        help="learn each episode at its end, backwards, by TD(lambda), 0 to 1 (default: TD(0) after every move)",
+    )
     parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
     parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
@@ -90,6 +97,7 @@ def train_command_line(options: dict[str, Any]) -> str:
         + (f" --init {options['init']}" if options.get("init") else "")
         + (" --restart" if options.get("restart") else "")
         + (" --coherence" if options.get("coherence") else "")
+        + (f" --lambda {options['lam']}" if options.get("lam") is not None else "")
     )
 
 
@@ -181,6 +189,7 @@ def run(args: argparse.Namespace) -> None:
         init=args.init,
         restart=args.restart,
         coherence=args.coherence,
+        lam=args.lam,
     )
     shape = parse_shape(options.shape)
     print(
@@ -189,6 +198,7 @@ def run(args: argparse.Namespace) -> None:
         + (f", from {options.init}" if options.init else "")
         + (", restart strategy" if options.restart else "")
         + (", temporal coherence" if options.coherence else "")
+        + (f", backward TD(λ = {options.lam:g})" if options.lam is not None else "")
     )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:
