@@ -324,7 +324,7 @@ def learn_back(weights, tc, path, rewards, kept, exact, lam, alpha, feats, keys,
 
 @njit(cache=True)
 def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # type: ignore[no-untyped-def]
-    """One game played greedily on the network, learning after every move when ``alpha`` > 0.
+    """One game played greedily on the network, learning as it goes when ``alpha`` > 0.
 
     Online afterstate TD(0): once the next move is chosen, the previous
     afterstate's value moves toward that move's points plus its afterstate's
