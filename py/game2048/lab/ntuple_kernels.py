@@ -372,8 +372,7 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # 
         if backward:
             if kept == capacity:  # the path is full: learn it up to its last afterstate, which stays
                 last = capacity - 1
-                indices(path[last], feats, work.keys, work.before)
-                exact = rewards[last] + _sum(weights, work.before)
+                exact = rewards[last] + value(weights, path[last], feats, work.keys, work.before)
                 learn_back(weights, tc, path, rewards, last, exact, lam, alpha, feats, work.keys, work.before)
                 path[0] = path[last]
                 rewards[0] = rewards[last]
