@@ -290,7 +290,7 @@ def test_an_episode_longer_than_its_kept_path_restarts_from_the_middle_of_what_w
 
 
 def test_a_resume_that_does_not_match_its_checkpoint_is_refused(tmp_path: Path) -> None:
-    with pytest.raises(TrainError, match="nothing to resume"):
+    with pytest.raises(TrainError, match="no training run to read"):
         train(TrainOptions(shape="2x4", games=10), tmp_path, resume=True)
     train(TrainOptions(shape="2x4", games=10, block=10), tmp_path)
     with pytest.raises(TrainError, match="holds a run of"):
@@ -347,6 +347,23 @@ def test_export_writes_the_file_and_a_manifest_that_says_how_it_was_made(tmp_pat
     assert network.shape == TINY and all(
         v == 0 or abs(v) * network.scale >= 0.5 - network.scale for t in network.tables for v in t
     )
+
+
+def test_greedy_plays_a_runs_float_weights_and_refuses_a_folder_without_a_run(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    run = tmp_path / "run"
+    _, weights = train(TrainOptions(shape="2x4", games=400, block=200, seed=4), run)
+    assert cli.main(["greedy", "--run", str(run), "--games", "40", "--seed", "3"]) == 0
+    stats = greedy_games(TINY, weights, 40, seed=3)
+    rate = 100 * float((stats[:, 1] >= 10).mean())
+    printed = capsys.readouterr().out
+    assert f"(400 games trained), seed 3: greedy over 40 games: mean {round(float(stats[:, 0].mean())):,}" in printed
+    assert f"2048 {rate:.1f}%" in printed
+    with pytest.raises(SystemExit):
+        cli.main(["greedy", "--run", str(tmp_path / "empty")])
+    assert "empty" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["greedy", "--run", str(run), "--games", "0"])
+    assert "--games is at least 1, got 0" in capsys.readouterr().err
 
 
 def test_threads_share_the_weights_and_learn_as_one_thread_does(tmp_path: Path) -> None:

@@ -1,5 +1,5 @@
 """The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``,
-and ``train`` / ``export`` (an n-tuple network by TD learning, ``train_command``).
+and ``train`` / ``export`` / ``greedy`` (an n-tuple network by TD learning, ``train_command``).
 
 Examples::
 
@@ -14,6 +14,7 @@ Examples::
     python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014
     python -m game2048.lab export --run lab-out/page4x6 --out networks/4x6.ntn --prune 2
+    python -m game2048.lab greedy --run lab-out/sj2014 --games 1000
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
@@ -211,6 +212,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "export":
             train_command.export(args)
+            return 0
+        if args.command == "greedy":
+            train_command.greedy(args)
             return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         if args.jobs < 1:

@@ -162,7 +162,7 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
     """(options as saved, state, weights) of ``out/checkpoint.npz``; ``TrainError`` when it is missing or damaged."""
     path = out / CHECKPOINT
     if not path.exists():
-        raise TrainError(f"nothing to resume: {path} does not exist")
+        raise TrainError(f"no training run to read: {path} does not exist")
     try:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))

@@ -1,5 +1,5 @@
-"""``python -m game2048.lab train`` and ``export``: a TD training run with a progress bar, curve and chart;
-its network written as the file the page downloads.
+"""``python -m game2048.lab train``, ``export`` and ``greedy``: a TD training run with a progress bar, curve and
+chart; its network written as the file the page downloads; its own float weights played greedily.
 
 The bar (rich) shows games, moves per second and the last block's mean score
 and 2048 / 8192 rates; on a pipe or a log it prints the same text as a line
@@ -16,10 +16,11 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from ..evaluation.ntuple_shapes import SHAPES, parse_shape
+from ..evaluation.ntuple_shapes import SHAPES, Shape, parse_shape
 from .ntuple_export import dequantized, quantize, write
 from .ntuple_train import TILES, TrainOptions, TrainState, greedy_games, load_checkpoint, train
 from .progress import LOG_EVERY_S, LOG_WIDTH
@@ -86,6 +87,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--games", type=int, default=1000, help="greedy games of the exported file, for its manifest (default 1000)"
     )
     export.add_argument("--seed", type=int, default=1, help="the greedy games' seed (default 1)")
+    greedy = sub.add_parser("greedy", help="a trained run's float weights played greedily (1-ply), nothing written")
+    greedy.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
+    greedy.add_argument("--games", type=int, default=1000, help="greedy games (default 1000)")
+    greedy.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
 
 
 def train_command_line(options: dict[str, Any]) -> str:
@@ -101,18 +106,39 @@ def train_command_line(options: dict[str, Any]) -> str:
     )
 
 
+def greedy_results(shape: Shape, weights: np.ndarray, games: int, seed: int) -> dict[str, Any]:
+    """``games`` greedy games of ``weights`` (seeded): their mean score and the share reaching each of ``TILES``."""
+    if games < 1:
+        raise ValueError(f"--games is at least 1, got {games}")
+    stats = greedy_games(shape, weights, games, seed)
+    return {
+        "games": games,
+        "seed": seed,
+        "mean_score": round(float(stats[:, 0].mean())),
+        **{f"rate_{tile}": float((stats[:, 1] >= tile.bit_length() - 1).mean()) for tile in TILES},
+    }
+
+
+def greedy_line(greedy: dict[str, Any]) -> str:
+    """``greedy_results`` for people: games, mean score, tile rates."""
+    rates = ", ".join(f"{tile} {100 * greedy[f'rate_{tile}']:.1f}%" for tile in TILES)
+    return f"greedy over {greedy['games']} games: mean {greedy['mean_score']:,}, {rates}"
+
+
+def greedy(args: argparse.Namespace) -> None:
+    """Play a run's float weights (its checkpoint, not a quantized file) greedily, as the paper measures a network."""
+    saved, state, weights = load_checkpoint(args.run)
+    shape = parse_shape(str(saved["shape"]))
+    results = greedy_results(shape, weights, args.games, args.seed)
+    print(f"{args.run} ({state.games:,} games trained), seed {args.seed}: {greedy_line(results)}")
+
+
 def export(args: argparse.Namespace) -> None:
     """Quantize a run's weights, write the network file and its manifest, with the file's own greedy results."""
     saved, state, weights = load_checkpoint(args.run)
     shape = parse_shape(str(saved["shape"]))
     network = quantize(shape, weights, args.prune, args.step)
-    stats = greedy_games(shape, dequantized(network), args.games, args.seed)
-    greedy = {
-        "games": args.games,
-        "seed": args.seed,
-        "mean_score": round(float(stats[:, 0].mean())),
-        **{f"rate_{tile}": float((stats[:, 1] >= tile.bit_length() - 1).mean()) for tile in TILES},
-    }
+    greedy = greedy_results(shape, dequantized(network), args.games, args.seed)
     made = {
         "trained_games": state.games,
         "trained_moves": state.moves,
@@ -128,8 +154,7 @@ def export(args: argparse.Namespace) -> None:
     manifest = write(network, args.out, made)
     print(
         f"{args.out}: {manifest['bytes'] / 1e6:.1f} MB, {manifest['memory_bytes'] / 1e6:.0f} MB of tables, "
-        f"sha256 {manifest['sha256'][:16]}…; greedy over {args.games} games: mean {greedy['mean_score']:,}, "
-        + ", ".join(f"{tile} {100 * greedy[f'rate_{tile}']:.1f}%" for tile in TILES)
+        f"sha256 {manifest['sha256'][:16]}…; {greedy_line(greedy)}"
     )
 
 
