@@ -354,7 +354,7 @@ def test_greedy_plays_a_runs_float_weights_and_refuses_a_folder_without_a_run(tm
     _, weights = train(TrainOptions(shape="2x4", games=400, block=200, seed=4), run)
     assert cli.main(["greedy", "--run", str(run), "--games", "40", "--seed", "3"]) == 0
     stats = greedy_games(TINY, weights, 40, seed=3)
-    rate = 100 * float((stats[:, 1] >= 10).mean())
+    rate = 100 * float((stats[:, 1] >= 11).mean())  # 2048 is rank 11
     printed = capsys.readouterr().out
     assert f"(400 games trained), seed 3: greedy over 40 games: mean {round(float(stats[:, 0].mean())):,}" in printed
     assert f"2048 {rate:.1f}%" in printed
