@@ -14,6 +14,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from micropython_runner import json_outputs
 
+from app.view import SAID_KEPT
 from game2048.board import legal_moves
 from game2048.game_record import GameRecord, decision, encode_game
 
@@ -311,7 +312,8 @@ for direction in ("left", "left", "up", "right", "down", "down", "left", "up") *
     view.announce(sentence)
     labels = [cell.getAttribute("aria-label") for cell in document.getElementById("board").cells]
     out.append([sentence, tiles(document), labels])
-out.append([len(document.getElementById("score-box").children), document.getElementById("announcer").textContent])
+said = [line.textContent for line in document.getElementById("announcer").children]
+out.append([len(document.getElementById("score-box").children), said])
 won = Game.new(1)
 won.board = from_rows([[1024, 1024, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]])
 outcome = won.play("left")
@@ -460,6 +462,8 @@ def test_the_words_and_the_board_are_the_same() -> None:
     micropython, cpython = json_outputs(WORDS_AND_VIEW, {"fakedom.py": FAKE_DOM})
     assert micropython == cpython
     assert cpython[-1] == [True, False, False]
+    sentences = [entry[0] for entry in cpython[1:25] if isinstance(entry, list)]  # the moves the view said
+    assert len(sentences) > SAID_KEPT and cpython[25][1] == sentences[-SAID_KEPT:]  # the live region's last lines
 
 
 def test_play_and_the_game_switch_behave_the_same() -> None:

@@ -12,8 +12,9 @@ role).  A move is drawn in two steps that ``app.play`` times:
 
 For assistive technology the tile elements are hidden: the board's grid of 16
 cells (``role="grid"`` in index.html) carries each cell's value or "empty" as
-its label, relabelled whenever the view settles, and ``announce`` writes a
-sentence (from ``app.announce``) into the polite live region ``#announcer``.
+its label, relabelled whenever the view settles, and ``announce`` adds a
+sentence (from ``app.announce``) as a new line of the polite live region
+``#announcer`` (a log that keeps its last few lines).
 
 Test hooks kept stable here: each settled tile is ``.tile`` with its value as
 text and ``data-row`` / ``data-col`` (0-based, row 0 on top); ``#board`` has
@@ -32,6 +33,9 @@ from game2048.game import Game, MoveOutcome
 
 ARROWS = {UP: "\u2191", RIGHT: "\u2192", DOWN: "\u2193", LEFT: "\u2190"}
 SUPER_VALUE = 2048  # tiles above it share one dark colour, as in the original
+# Lines the live region keeps: enough that sentences said in one turn of the loop are all still
+# there when the browser reads the region; older lines, long since read, are removed (not said).
+SAID_KEPT = 4
 
 
 def colour_class(value: int) -> str:
@@ -66,6 +70,7 @@ class BoardView:
         self.redo_button = document.getElementById("redo")
         self.undo_count = document.getElementById("undo-count")
         self.announcer = document.getElementById("announcer")
+        self._said: list[Any] = []  # the live region's lines, oldest first
         cells = self.board_el.querySelectorAll('[role="gridcell"]')
         self.cells = [cells.item(i) for i in range(cells.length)]  # 16, top-left first, row by row
         self._cell_labels: list[str] = [""] * len(self.cells)
@@ -162,10 +167,19 @@ class BoardView:
                 self._cell_labels[cell] = label
 
     def announce(self, text: str) -> None:
-        """Say ``text`` through the polite live region; the same sentence twice is still said twice."""
-        if self.announcer.textContent == text:
-            text += "\u00a0"  # a change the screen reader notices; the eye does not see it
-        self.announcer.textContent = text
+        """Say ``text`` through the polite live region, as a line added to it.
+
+        A new line rather than new text: two sentences said in one turn of the
+        loop (a blocked key and the AI's loading stage) are both read, where
+        replacing the text would leave the browser only the last; and the same
+        sentence twice is a second addition, read again.
+        """
+        line = self.document.createElement("div")
+        line.textContent = text
+        self.announcer.appendChild(line)
+        self._said.append(line)
+        if len(self._said) > SAID_KEPT:
+            self._said.pop(0).remove()
 
     # -- score, overlays, hint, notice --------------------------------------------------------
 

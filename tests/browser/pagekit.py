@@ -21,6 +21,25 @@ def wait_settled(page: Any) -> None:
     page.wait_for_selector('#board[data-settled="true"]', state="attached", timeout=SETTLE_TIMEOUT_MS)
 
 
+def listen_to_live_region(page: Any) -> None:
+    """From now on, record each line the live region ``#announcer`` takes, as a screen reader hears it."""
+    page.evaluate(
+        """() => { const el = document.getElementById('announcer'); window.__said = [];
+        new MutationObserver(records => records.forEach(r => r.addedNodes.forEach(
+            n => window.__said.push(n.textContent.trim())))).observe(el, {childList: true}); }"""
+    )
+
+
+def heard(page: Any) -> list[str]:
+    """The lines the live region has taken since ``listen_to_live_region``, in order."""
+    return page.evaluate("() => window.__said")
+
+
+def live_region_lines(page: Any) -> list[str]:
+    """The lines the live region holds now (the last few said)."""
+    return page.eval_on_selector_all("#announcer > *", "lines => lines.map(l => l.textContent)")
+
+
 def read_board(page: Any) -> list[list[int]]:
     """The board as shown: 4 rows of tile values from the settled ``.tile`` elements (one per cell)."""
     wait_settled(page)

@@ -12,7 +12,15 @@ import json
 
 import pytest
 from conftest import ROOT
-from pagekit import read_board, wait_ai_ready, wait_decisions, wait_settled
+from pagekit import (
+    heard,
+    listen_to_live_region,
+    live_region_lines,
+    read_board,
+    wait_ai_ready,
+    wait_decisions,
+    wait_settled,
+)
 
 from app import announce
 from game2048 import board as B
@@ -24,12 +32,7 @@ GAME_KEY = "game2048:game"
 SETTINGS_KEY = "game2048:settings"
 NEAR_WIN = [[1024, 1024, 0, 0], [0, 0, 0, 0], [2, 0, 0, 0], [0, 4, 0, 0]]
 LOST = "rows=2,4,2,4/4,2,4,2/2,4,2,4/4,2,4,2"
-ANNOUNCER = "#announcer"
 KEYS = {"left": "ArrowLeft", "up": "ArrowUp", "right": "ArrowRight", "down": "ArrowDown"}
-# Every text the live region takes, in order (a sentence said twice ends with a no-break space).
-LISTEN = """() => { const el = document.getElementById('announcer'); window.__said = [];
-  new MutationObserver(() => window.__said.push(el.textContent.trim()))
-    .observe(el, {childList: true, characterData: true, subtree: true}); }"""
 
 
 def _axe_violations(page) -> list[str]:
@@ -140,10 +143,6 @@ def test_the_game_over_overlay_has_no_axe_violations(open_page):
     assert run.errors == []
 
 
-def _said(page) -> list[str]:
-    return page.evaluate("() => window.__said")
-
-
 def _in_order(expected: list[str], said: list[str]) -> bool:
     """``expected`` appears in ``said`` in this order (other sentences, like the AI's status, may come between)."""
     rest = iter(said)
@@ -168,7 +167,7 @@ def test_the_keyboard_alone_plays_and_the_live_region_says_each_move(open_page):
     seed = 12
     run = open_page(f"seed={seed}")
     page = run.page
-    page.evaluate(LISTEN)
+    listen_to_live_region(page)
     game, expected = Game.new(seed), []
     for direction in ("left", "up", "right", "down", "left", "up"):
         blocked = [d for d in KEYS if B.move(game.board, d)[0] == game.board]
@@ -181,7 +180,7 @@ def test_the_keyboard_alone_plays_and_the_live_region_says_each_move(open_page):
         expected.append(said)
         wait_settled(page)
     assert any(text.startswith("No tiles can move") for text in expected), "no blocked key in this game"
-    assert _in_order(expected, _said(page)), (expected, _said(page))
+    assert _in_order(expected, heard(page)), (expected, heard(page))
     assert read_board(page) == to_rows(game.board)
     assert _cell_labels(page) == [[announce.cell_label(v) for v in row] for row in to_rows(game.board)]
     # New Game by keyboard: Tab to the button, Enter; the new board is said, tile by tile.
@@ -193,11 +192,38 @@ def test_the_keyboard_alone_plays_and_the_live_region_says_each_move(open_page):
     assert run.errors == []
 
 
+# Tiles in the top-left corner: neither left nor up moves anything.
+CORNER = "rows=2,4,0,0/8,0,0,0/0,0,0,0/0,0,0,0"
+
+
+def test_two_sentences_said_in_one_turn_are_both_in_the_live_region_when_the_browser_reads_it(open_page):
+    """Two keys that move nothing, pressed in one task, are answered in one turn of the page's loop.
+
+    The browser reads the live region once that turn ends: both sentences must still be there, as
+    a screen reader only hears what the region holds then (a text replaced in the same turn is lost).
+    """
+    run = open_page(CORNER)
+    page = run.page
+    wait_ai_ready(page)  # its loading stages are said too: none may come between
+    page.evaluate(
+        """() => { for (const key of ['ArrowLeft', 'ArrowUp'])
+            document.dispatchEvent(new KeyboardEvent('keydown', {key, bubbles: true})); }"""
+    )
+    wait_settled(page)
+    lines = live_region_lines(page)
+    assert lines[-2:] == [announce.blocked_sentence("left"), announce.blocked_sentence("up")], lines
+    listen_to_live_region(page)
+    page.keyboard.press("ArrowLeft")  # the same sentence again is a new line, read again
+    page.wait_for_function("() => window.__said.length > 0")
+    assert live_region_lines(page)[-3:] == [announce.blocked_sentence(d) for d in ("left", "up", "left")]
+    assert run.errors == []
+
+
 def test_a_win_is_said_and_its_overlay_buttons_work_from_the_keyboard(open_page):
     _, storage = _saved(NEAR_WIN, seed=21)
     run = open_page(storage=storage)
     page = run.page
-    page.evaluate(LISTEN)
+    listen_to_live_region(page)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#win-overlay", state="visible")
     page.wait_for_function("w => window.__said.some(t => t.endsWith(w))", arg=announce.won_sentence())
@@ -223,7 +249,7 @@ def test_the_ai_says_its_hint_and_its_moves(open_page):
     run = open_page("seed=13")
     page = run.page
     wait_ai_ready(page)
-    page.evaluate(LISTEN)
+    listen_to_live_region(page)
     page.keyboard.press("i")
     wait_decisions(page, 1)
     hint = page.text_content("#readout-move")

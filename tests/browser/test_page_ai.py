@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import json
 
-from pagekit import decisions, engine_rows, read_board, replay, wait_ai_ready, wait_decisions, wait_settled
+from pagekit import (
+    decisions,
+    engine_rows,
+    heard,
+    listen_to_live_region,
+    read_board,
+    replay,
+    wait_ai_ready,
+    wait_decisions,
+    wait_settled,
+)
 
 from game2048 import board as B
 from game2048.board import to_rows
@@ -56,11 +66,7 @@ def test_while_the_ai_loads_it_says_how_far_it_is_and_a_step_asked_meanwhile_is_
     run = open_page("seed=32")
     page = run.page
     assert "MicroPython" in page.text_content("#runtime-line")  # the board's interpreter, playable already
-    page.evaluate(
-        """() => { window.said = [];
-        new MutationObserver(() => window.said.push(document.getElementById('announcer').textContent))
-            .observe(document.getElementById('announcer'), {childList: true, characterData: true, subtree: true}); }"""
-    )
+    listen_to_live_region(page)
     # The worker needs seconds: its status names the step it is at and counts them.
     page.wait_for_function(
         "/AI loading, step [12] of 2: .*\\d+ s/.test(document.getElementById('ai-status').textContent)"
@@ -71,7 +77,7 @@ def test_while_the_ai_loads_it_says_how_far_it_is_and_a_step_asked_meanwhile_is_
     wait_decisions(page, 1)
     wait_settled(page)
     assert read_board(page) != engine_rows(32), "the step asked while loading was not played"
-    loading = [text for text in page.evaluate("window.said") if "AI loading" in text]
+    loading = [text for text in heard(page) if "AI loading" in text]
     assert len(loading) <= 2 and not any(text.endswith(" s") for text in loading)  # each step said once, no count
     assert run.errors == []
 
