@@ -35,6 +35,11 @@ def heard(page: Any) -> list[str]:
     return page.evaluate("() => window.__said")
 
 
+def wait_heard(page: Any, test: str, arg: Any = None) -> None:
+    """Until ``test``, a JavaScript ``(heard, arg) => bool``, holds for the lines heard so far."""
+    page.wait_for_function(f"arg => ({test})(window.__said, arg)", arg=arg)
+
+
 def live_region_lines(page: Any) -> list[str]:
     """The lines the live region holds now (the last few said)."""
     return page.eval_on_selector_all("#announcer > *", "lines => lines.map(l => l.textContent)")

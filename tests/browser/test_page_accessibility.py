@@ -19,6 +19,7 @@ from pagekit import (
     read_board,
     wait_ai_ready,
     wait_decisions,
+    wait_heard,
     wait_settled,
 )
 
@@ -188,7 +189,7 @@ def test_the_keyboard_alone_plays_and_the_live_region_says_each_move(open_page):
     assert page.evaluate("() => getComputedStyle(document.activeElement).outlineStyle") != "none"
     page.keyboard.press("Enter")
     wait_settled(page)
-    page.wait_for_function("() => window.__said.some(t => t.startsWith('New game. Tiles: '))")
+    wait_heard(page, "heard => heard.some(t => t.startsWith('New game. Tiles: '))")
     assert run.errors == []
 
 
@@ -214,7 +215,7 @@ def test_two_sentences_said_in_one_turn_are_both_in_the_live_region_when_the_bro
     assert lines[-2:] == [announce.blocked_sentence("left"), announce.blocked_sentence("up")], lines
     listen_to_live_region(page)
     page.keyboard.press("ArrowLeft")  # the same sentence again is a new line, read again
-    page.wait_for_function("() => window.__said.length > 0")
+    wait_heard(page, "heard => heard.length > 0")
     assert live_region_lines(page)[-3:] == [announce.blocked_sentence(d) for d in ("left", "up", "left")]
     assert run.errors == []
 
@@ -226,11 +227,11 @@ def test_a_win_is_said_and_its_overlay_buttons_work_from_the_keyboard(open_page)
     listen_to_live_region(page)
     page.keyboard.press("ArrowLeft")
     page.wait_for_selector("#win-overlay", state="visible")
-    page.wait_for_function("w => window.__said.some(t => t.endsWith(w))", arg=announce.won_sentence())
+    wait_heard(page, "(heard, w) => heard.some(t => t.endsWith(w))", announce.won_sentence())
     assert page.evaluate("document.activeElement.id") == "keep-going"  # the overlay took the focus
     page.keyboard.press("Enter")
     page.wait_for_selector("#win-overlay", state="hidden")
-    page.wait_for_function("t => window.__said.includes(t)", arg=announce.keep_going_sentence())
+    wait_heard(page, "(heard, t) => heard.includes(t)", announce.keep_going_sentence())
     assert run.errors == []
 
 
@@ -253,11 +254,11 @@ def test_the_ai_says_its_hint_and_its_moves(open_page):
     page.keyboard.press("i")
     wait_decisions(page, 1)
     hint = page.text_content("#readout-move")
-    page.wait_for_function("t => window.__said.includes(t)", arg=announce.hint_sentence(hint))
+    wait_heard(page, "(heard, t) => heard.includes(t)", announce.hint_sentence(hint))
     page.keyboard.press("n")
     wait_decisions(page, 2)
     wait_settled(page)
-    page.wait_for_function("() => window.__said.some(t => t.startsWith('AI moved '))")
+    wait_heard(page, "heard => heard.some(t => t.startsWith('AI moved '))")
     assert run.errors == []
 
 
