@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import struct
 from array import array
 
 import pytest
@@ -17,22 +18,30 @@ from game2048.evaluation.ntuple_file import Network, NetworkError
 from game2048.evaluation.ntuple_shapes import (
     SHAPES,
     Shape,
+    Stage,
     get_shape,
     images,
     index,
     line_keys,
     line_plan,
+    nibble_runs,
     parse_shape,
     score_of_tiles,
+    shape_json,
 )
 
 SMALL = Shape("test", ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 4, 5), (5, 6, 9, 10, 13)), 5)
 """Lines, a square and a five-cell bend across three rows, with 5 values a cell: every kind of part."""
 
 
+STAGED = Shape("staged", SMALL.tuples, 5, (Stage(6, 7), Stage(11, 16)))
+"""SMALL in three stages: up to 32, then to 1024 with 7 values, then from 2048 with 16 (32768 its own value)."""
+
+
 def random_network(shape: Shape, seed: int = 0) -> Network:
     rng = random.Random(seed)
-    sizes = [shape.table_size(t) for t in range(len(shape.tuples))]
+    starts = shape.table_starts()
+    sizes = [end - start for start, end in zip(starts, starts[1:])]
     tables = tuple(array("h", (rng.randint(-3000, 3000) for _ in range(size))) for size in sizes)
     return Network(shape, 0.25, tables)
 
@@ -40,13 +49,19 @@ def random_network(shape: Shape, seed: int = 0) -> Network:
 NETWORK = random_network(SMALL)
 VALUE = ntuple.make_value(NETWORK)
 EVALUATE = ntuple.make_evaluator(NETWORK)
+STAGED_NETWORK = random_network(STAGED, seed=1)
+STAGED_VALUE = ntuple.make_value(STAGED_NETWORK)
 
 
 def _by_definition(network: Network, board: int) -> float:
-    """Σ over tuples and the 8 images of the tuple's weight at its index: the network's value as defined."""
+    """Σ over tuples and the 8 images of the tuple's weight at its index in the stage of the board's largest
+    tile: the network's value as defined."""
     shape = network.shape
+    largest = max((board >> (4 * c)) & 0xF for c in range(16))
+    stage = max(s for s, rank in enumerate(shape.stage_ranks) if largest >= rank)
+    tables = network.tables[stage * len(shape.tuples) : (stage + 1) * len(shape.tuples)]
     return network.scale * sum(
-        network.tables[t][index(board, image, shape.values)]
+        tables[t][index(board, image, shape.stage_values[stage])]
         for t, cells in enumerate(shape.tuples)
         for image in images(cells)
     )
@@ -56,6 +71,26 @@ def _by_definition(network: Network, board: int) -> float:
 def test_the_value_is_the_sum_of_every_tuples_weight_on_every_image(board: int) -> None:
     assert VALUE(board) == pytest.approx(_by_definition(NETWORK, board), abs=1e-9)
     assert sum(w for _, w in ntuple.feature_values(NETWORK, board)) == pytest.approx(VALUE(board), abs=1e-9)
+
+
+@given(boards(ranks))
+def test_a_staged_value_is_its_stages_sum_of_weights_under_every_symmetry(board: int) -> None:
+    value = STAGED_VALUE(board)
+    assert value == pytest.approx(_by_definition(STAGED_NETWORK, board), abs=1e-9)
+    assert sum(w for _, w in ntuple.feature_values(STAGED_NETWORK, board)) == pytest.approx(value, abs=1e-9)
+    assert {round(STAGED_VALUE(image), 6) for image in B.symmetries(board)} == {round(value, 6)}
+
+
+def test_each_stage_values_its_boards_with_its_own_tables_and_a_32768_is_a_value_of_its_own() -> None:
+    low = B.from_rows([[32, 16, 8, 2], [0] * 4, [0] * 4, [0] * 4])
+    middle = B.from_rows([[64, 16, 8, 2], [0] * 4, [0] * 4, [0] * 4])
+    high = B.from_rows([[2048, 16, 8, 2], [0] * 4, [0] * 4, [0] * 4])
+    assert [STAGED.stage_of(b) for b in (0, low, middle, high)] == [0, 0, 1, 2]
+    with_16384 = B.from_rows([[16384, 16, 8, 2], [0] * 4, [0] * 4, [0] * 4])
+    with_32768 = B.from_rows([[32768, 16, 8, 2], [0] * 4, [0] * 4, [0] * 4])
+    assert STAGED_VALUE(with_32768) == pytest.approx(_by_definition(STAGED_NETWORK, with_32768), abs=1e-9)
+    assert STAGED_VALUE(with_32768) != STAGED_VALUE(with_16384)  # 16 values: no longer read as a 16384
+    assert VALUE(with_32768) == VALUE(with_16384)  # 5 values a cell: both are the last value
 
 
 @given(boards(ranks))
@@ -72,13 +107,25 @@ def test_the_eight_images_of_a_tuple_are_the_squares_rotations_and_reflections()
 
 @given(boards(ranks))
 def test_the_line_plan_gives_every_features_index(board: int) -> None:
-    for shape in (*SHAPES.values(), SMALL):
-        plan = line_plan(shape)
+    for shape in (*SHAPES.values(), SMALL, STAGED):
+        for stage, values in enumerate(shape.stage_values):
+            plan = line_plan(shape, stage)
+            keys = line_keys(board)
+            features = [(t, image) for t, cells in enumerate(shape.tuples) for image in images(cells)]
+            assert plan.tuple_of == tuple(t for t, _ in features)
+            for f, (_, image) in enumerate(features):
+                assert sum(plan.parts[p][keys[line]] for line, p in plan.reads[f]) == index(board, image, values)
+
+
+@given(boards(ranks))
+def test_the_nibble_runs_give_every_features_index_at_16_values(board: int) -> None:
+    scattered = Shape("scattered", ((3, 1, 0, 2, 9), (5, 6, 7, 4)), 16)  # cells out of order: runs of one
+    for shape in (*SHAPES.values(), SMALL, scattered):
         keys = line_keys(board)
-        features = [(t, image) for t, cells in enumerate(shape.tuples) for image in images(cells)]
-        assert plan.tuple_of == tuple(t for t, _ in features)
-        for f, (_, image) in enumerate(features):
-            assert sum(plan.parts[p][keys[line]] for line, p in plan.reads[f]) == index(board, image, shape.values)
+        features = [image for cells in shape.tuples for image in images(cells)]
+        for runs, image in zip(nibble_runs(shape), features, strict=True):
+            cut = sum(((keys[line] >> (4 * at)) & ((1 << 4 * cells) - 1)) << (4 * j) for line, at, cells, j in runs)
+            assert cut == index(board, image, 16)
 
 
 def test_an_index_caps_ranks_at_the_values_a_cell_takes() -> None:
@@ -102,8 +149,15 @@ def test_the_evaluation_is_the_value_plus_the_tiles_score(board: int) -> None:
 def test_shapes_by_name_and_written_out() -> None:
     assert get_shape("2x4+2x6").weights == 2 * 15**4 + 2 * 15**6 == 22_882_500
     assert parse_shape("0,1,2,3;4,5,6,7/15") == Shape("0,1,2,3;4,5,6,7/15", ((0, 1, 2, 3), (4, 5, 6, 7)), 15)
+    assert parse_shape("0,1,2,3/13|13:16").stages == (Stage(13, 16),)
+    assert get_shape("4x6-late").weights == 4 * 13**6 + 4 * 16**6
     assert "4×6-tuples" in get_shape("4x6").describe()
+    assert "from 8192: 16 values" in get_shape("4x6-late").describe()
     for bad, message in (
+        ("0,1/13|13:17", "2 to 16 values"),
+        ("0,1/13|13:16|12:16", "rising ranks"),
+        ("0,1/13|0:16", "rising ranks"),
+        ("0,1/13|x", "tuples of cells"),
         ("nine", "unknown network shape|tuples of cells"),
         ("0,1,1/15", "distinct cells"),
         ("0,1,16", "distinct cells"),
@@ -117,16 +171,44 @@ def test_shapes_by_name_and_written_out() -> None:
 # The file format.
 
 DATA = ntuple_file.encode(NETWORK)
-MANIFEST = {
-    "bytes": len(DATA),
-    "sha256": ntuple_file.sha256(DATA),
-    "shape": {"name": SMALL.name, "tuples": [list(t) for t in SMALL.tuples], "values": SMALL.values},
-}
+MANIFEST = {"bytes": len(DATA), "sha256": ntuple_file.sha256(DATA), "shape": shape_json(SMALL)}
 
 
 def test_a_network_reads_back_as_it_was_written() -> None:
     again = ntuple_file.check(DATA, MANIFEST)
     assert again == NETWORK
+    staged = ntuple_file.encode(STAGED_NETWORK)
+    manifest = {"bytes": len(staged), "sha256": ntuple_file.sha256(staged), "shape": shape_json(STAGED)}
+    assert ntuple_file.check(staged, manifest) == STAGED_NETWORK
+    with pytest.raises(NetworkError, match="shape staged, not test"):
+        ntuple_file.check(staged, {**manifest, "shape": MANIFEST["shape"]})
+
+
+def _with_header(network: Network, change) -> bytes:  # type: ignore[no-untyped-def]
+    """``network``'s file with its header as ``change`` rewrites it (a file from another version of the lab)."""
+    data = ntuple_file.encode(network)
+    at = len(ntuple_file.MAGIC)
+    (size,) = struct.unpack_from("<I", data, at)
+    header = json.loads(data[at + 4 : at + 4 + size])
+    change(header)
+    text = json.dumps(header).encode()
+    return data[:at] + struct.pack("<I", len(text)) + text + data[at + 4 + size :]
+
+
+def test_a_format_1_file_from_before_stages_still_reads_and_a_newer_format_says_so() -> None:
+    def older(header) -> None:  # type: ignore[no-untyped-def]
+        header["format"] = 1
+        del header["shape"]["stages"]
+
+    old = _with_header(NETWORK, older)
+    assert ntuple_file.decode(old) == NETWORK
+    manifest = {"bytes": len(old), "sha256": ntuple_file.sha256(old), "shape": {**MANIFEST["shape"]}}
+    del manifest["shape"]["stages"]  # type: ignore[attr-defined]
+    assert ntuple_file.check(old, manifest) == NETWORK  # an older manifest too
+    with pytest.raises(NetworkError, match="format 3; this page reads formats 1 and 2"):
+        ntuple_file.decode(_with_header(NETWORK, lambda header: header.update(format=3)))
+    with pytest.raises(NetworkError, match="damaged"):
+        ntuple_file.decode(_with_header(STAGED_NETWORK, lambda header: header.update(format=1)))
 
 
 @given(st.integers(min_value=0, max_value=len(DATA) - 1))

@@ -9,11 +9,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 from strategies import boards, ranks
 
 from game2048 import board as B
 from game2048.evaluation import ntuple, ntuple_file
-from game2048.evaluation.ntuple_shapes import SHAPES, Shape, get_shape, images, index
+from game2048.evaluation.ntuple_shapes import SHAPES, Shape, Stage, get_shape, images, index
 from game2048.lab import cli
 from game2048.lab import ntuple_kernels as K
 from game2048.lab.ntuple_export import dequantized, quantize, write
@@ -30,6 +31,11 @@ from game2048.move_tables import afterstates
 TINY = get_shape("2x4")
 PIN = Shape("pin", ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 2, 4, 5), (4, 5, 6, 8, 9)), 15)
 """Lines and five-cell bends over two rows, 15 values a cell: the named shapes' kinds of tuple, smaller."""
+PIN_STAGED = Shape("pin-staged", PIN.tuples, 9, (Stage(9, 12), Stage(12, 16)))
+"""PIN in three stages: 9 values up to 256, 12 from 512, 16 (32768 its own value) from 4096."""
+
+every_stage = st.integers(min_value=0, max_value=B.MAX_RANK).flatmap(lambda top: boards(st.integers(0, top)))
+"""Boards whose largest rank is drawn first, so that every stage of a shape has its boards."""
 
 
 def _signed(board: int) -> np.int64:
@@ -49,28 +55,54 @@ def test_the_kernels_moves_are_the_engines(board: int) -> None:
     assert list(points) == [B.move(board, d)[1] for d in B.DIRECTIONS]
 
 
-@given(boards(ranks))
+def _nibble_positions(shape: Shape, board: int) -> list[int]:
+    """Each feature's position in the kernels' nibble layout, by the definition: the board's stage, its ranks
+    capped at the stage's values, and each image's cells read as nibbles (``index`` at 16 values)."""
+    stage = shape.stage_of(board)
+    top = shape.stage_values[stage] - 1
+    capped = sum(min((board >> (4 * c)) & 0xF, top) << (4 * c) for c in range(16))
+    starts = np.cumsum([0, *K.nibble_sizes(shape)])
+    first = stage * len(shape.tuples)
+    return [
+        int(starts[first + t]) + index(capped, image, 16)
+        for t, cells in enumerate(shape.tuples)
+        for image in images(cells)
+    ]
+
+
+@given(every_stage)
 def test_the_kernels_feature_indices_are_the_shapes_definition(board: int) -> None:
-    for shape in SHAPES.values():
+    for shape in (*SHAPES.values(), PIN_STAGED):
         feats = K.features(shape)
-        out = np.zeros(len(feats.widths), dtype=np.int64)
+        out = np.zeros(feats.runs.shape[0], dtype=np.int64)
         K.indices(_signed(board), feats, np.zeros(16, dtype=np.int64), out)
-        starts = np.cumsum([0] + [shape.table_size(t) for t in range(len(shape.tuples))])
-        expected = [
-            starts[t] + index(board, image, shape.values)
-            for t, cells in enumerate(shape.tuples)
-            for image in images(cells)
-        ]
-        assert list(out) == expected
+        assert list(out) == _nibble_positions(shape, board)
 
 
-@given(boards(ranks))
+@given(every_stage)
 def test_the_trainers_value_is_the_pages_pure_python_value(board: int) -> None:
-    network = _network(PIN)
-    feats = K.features(PIN)
-    work = K.scratch(feats)
-    compiled = K.value(dequantized(network), _signed(board), feats, work.keys, work.idx[0])
-    assert compiled == pytest.approx(_value(PIN)(board), rel=1e-5, abs=1e-2)
+    for shape in (PIN, PIN_STAGED):
+        network = _network(shape)
+        feats = K.features(shape)
+        work = K.scratch(feats)
+        weights = K.to_nibbles(shape, dequantized(network))
+        compiled = K.value(weights, _signed(board), feats, work.keys, work.idx[0])
+        assert compiled == pytest.approx(_value(shape)(board), rel=1e-5, abs=1e-2)
+
+
+def test_the_nibble_layout_goes_there_and_back_and_promotion_keeps_every_boards_value() -> None:
+    weights = _weights(PIN, 5)
+    assert np.array_equal(K.from_nibbles(PIN, K.to_nibbles(PIN, weights)), weights)
+    staged = K.from_nibbles(PIN_STAGED, K.promoted(PIN, weights, PIN_STAGED))
+    assert staged.shape == (PIN_STAGED.weights,)
+    page = ntuple.make_value(quantize(PIN, weights))
+    promoted_page = ntuple.make_value(quantize(PIN_STAGED, staged))
+    rng = random.Random(3)
+    for top in range(B.MAX_RANK):  # ranks below 15: the 15 values of PIN tell them all apart
+        board = sum(rng.randint(0, top) << (4 * c) for c in range(16))
+        assert promoted_page(board) == pytest.approx(page(board), rel=1e-6, abs=1e-6), top
+    with pytest.raises(ValueError, match="other tuples"):
+        K.promoted(PIN, weights, TINY)
 
 
 _cache: dict[object, object] = {}
@@ -403,12 +435,24 @@ def test_a_run_started_from_a_network_file_fine_tunes_its_weights(tmp_path: Path
         train(TrainOptions(shape="2x4", games=40, block=20, alpha=1e-12), run, resume=True)
 
 
+def test_a_staged_run_starts_each_stage_from_the_files_weights_as_they_valued_its_boards(tmp_path: Path) -> None:
+    base = tmp_path / "base.ntn"
+    manifest = write(quantize(TINY, _weights(TINY, seed=3)), base, {"games": 0})
+    staged = "0,1,2,3;4,5,6,7/9|9:16"
+    state, weights = train(TrainOptions(shape=staged, games=20, block=20, alpha=1e-12, init=str(base)), tmp_path / "s")
+    assert state.init_sha256 == manifest["sha256"] and weights.shape == (2 * 9**4 + 2 * 16**4,)
+    start = dequantized(ntuple_file.read(base, manifest))
+    assert np.allclose(weights[2 * 9**4 :], start, atol=1e-3)  # the late stage: the file's 16 values as they were
+    early = weights[: 9**4].reshape(9, 9, 9, 9)
+    assert np.allclose(early, start[: 16**4].reshape(16, 16, 16, 16)[:9, :9, :9, :9], atol=1e-3)
+
+
 def test_a_network_file_a_run_cannot_start_from_is_refused_with_the_reason(tmp_path: Path) -> None:
     base = tmp_path / "base.ntn"
     with pytest.raises(TrainError, match="cannot start from .*base.json"):
         train(TrainOptions(shape="2x4", games=10, init=str(base)), tmp_path / "r")
     write(quantize(TINY, _weights(TINY)), base, {"games": 0})
-    with pytest.raises(TrainError, match="holds shape 2x4, the run is 4x6"):
+    with pytest.raises(TrainError, match="holds shape 2x4, of other tuples than 4x6"):
         train(TrainOptions(shape="4x6", games=10, init=str(base)), tmp_path / "r")
     data = bytearray(base.read_bytes())
     data[-1] ^= 1

@@ -1,7 +1,7 @@
 """The learned evaluation, in pure Python: an n-tuple network's value of a board, fast enough to search with.
 
 ``make_value(network)`` returns ``value(board)``, the network's sum of
-``8 × tuples`` weights (``ntuple_shapes``), computed from the board's 16 line
+``8 × tuples`` weights of the board's stage (``ntuple_shapes``), computed from the board's 16 line
 keys: four rows by mask and shift, four columns by the transposing tables of
 ``move_tables``; a line read backwards has part tables of its own, indexed by
 the forward key.  Each feature is then one or two lookups of its index (a
@@ -23,7 +23,7 @@ from collections.abc import Callable
 from ..board import Board, reverse_line
 from ..move_tables import spread_tables
 from .ntuple_file import Network
-from .ntuple_shapes import line_plan, score_of_tiles
+from .ntuple_shapes import Shape, line_plan, score_of_tiles
 
 LOST_VALUE = 0.0
 """A lost board: below every live board (whose tiles alone are worth more, and whose network value is ≥ 0)."""
@@ -50,9 +50,9 @@ def tile_scores() -> list[int]:
 def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str, list[object]]:
     """The generated factory's source and its arguments: tables it closes over, in order.
 
-    The function returns ``scale × Σ entries``, plus the tiles' score when ``with_tiles``.
+    The function returns ``scale × Σ entries`` of the board's stage, plus the tiles' score when ``with_tiles``.
     """
-    plan = line_plan(network.shape)
+    shape = network.shape
     args: list[object] = []
     names: dict[int, str] = {}
 
@@ -63,35 +63,58 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
         return names[id(obj)]
 
     rev = _reversed()
-    parts: dict[tuple[int, bool], array[int]] = {}
-
-    def part(p: int, backwards: bool) -> array[int]:
-        """Part ``p``'s table by line key; read ``backwards``, it takes the key of the line read forwards."""
-        if (p, backwards) not in parts:
-            forward = plan.parts[p]
-            parts[p, backwards] = array("i", [forward[key] for key in rev]) if backwards else forward
-        return parts[p, backwards]
-
-    indices: dict[tuple[int, bool], str] = {}
-    folded: dict[tuple[int, bool], str] = {}
-    terms = []
     used_lines: set[int] = set()
-    for f, reads in enumerate(plan.reads):
-        t = plan.tuple_of[f]
-        keys = [(line % 8, line >= 8, p) for line, p in reads]  # lines 8-15 are 0-7 read backwards
-        used_lines.update(line for line, _, _ in keys)
-        if len(keys) == 1:  # a tuple in one row: its index and weight lookups folded into one table
-            line, backwards, p = keys[0]
-            if (p, backwards) not in folded:
-                weights = network.tables[t]
-                folded[p, backwards] = bind([weights[i] for i in part(p, backwards)], "w")
-            terms.append(f"{folded[p, backwards]}[k{line}]")
+
+    def stage_terms(stage: int) -> str:
+        """The sum of the features' entries in ``stage``'s tables, as an expression of the line keys."""
+        plan = line_plan(shape, stage)
+        tables = network.tables[stage * len(shape.tuples) : (stage + 1) * len(shape.tuples)]
+        parts: dict[tuple[int, bool], array[int]] = {}
+
+        def part(p: int, backwards: bool) -> array[int]:
+            """Part ``p``'s table by line key; read ``backwards``, it takes the key of the line read forwards."""
+            if (p, backwards) not in parts:
+                forward = plan.parts[p]
+                parts[p, backwards] = array("i", [forward[key] for key in rev]) if backwards else forward
+            return parts[p, backwards]
+
+        indices: dict[tuple[int, bool], str] = {}
+        folded: dict[tuple[int, bool], str] = {}
+        terms = []
+        for f, reads in enumerate(plan.reads):
+            t = plan.tuple_of[f]
+            keys = [(line % 8, line >= 8, p) for line, p in reads]  # lines 8-15 are 0-7 read backwards
+            used_lines.update(line for line, _, _ in keys)
+            if len(keys) == 1:  # a tuple in one row: its index and weight lookups folded into one table
+                line, backwards, p = keys[0]
+                if (p, backwards) not in folded:
+                    weights = tables[t]
+                    folded[p, backwards] = bind([weights[i] for i in part(p, backwards)], "w")
+                terms.append(f"{folded[p, backwards]}[k{line}]")
+            else:
+                for _, backwards, p in keys:
+                    if (p, backwards) not in indices:
+                        indices[p, backwards] = bind(part(p, backwards), "p")
+                index = " + ".join(f"{indices[p, backwards]}[k{line}]" for line, backwards, p in keys)
+                terms.append(f"{bind(tables[t], 'w')}[{index}]")
+        return " + ".join(terms)
+
+    sums = [stage_terms(stage) for stage in range(len(shape.stage_values))]
+    tail = " + tiles[k0] + tiles[k1] + tiles[k2] + tiles[k3]" if with_tiles else ""
+    returns = [f"return scale * ({terms}){tail}" for terms in sums]
+    if len(sums) == 1:
+        choice = ["        " + returns[0]]
+    else:  # the board's stage: the highest any row's largest tile has reached (row_stages)
+        stage_of = bind(row_stages(shape), "st")
+        test = f"max({stage_of}[k0], {stage_of}[k1], {stage_of}[k2], {stage_of}[k3])"
+        if len(sums) == 2:
+            test = f"{stage_of}[k0] or {stage_of}[k1] or {stage_of}[k2] or {stage_of}[k3]"
+            choice = [f"        if {test}:", "            " + returns[1], "        " + returns[0]]
         else:
-            for _, backwards, p in keys:
-                if (p, backwards) not in indices:
-                    indices[p, backwards] = bind(part(p, backwards), "p")
-            index = " + ".join(f"{indices[p, backwards]}[k{line}]" for line, backwards, p in keys)
-            terms.append(f"{bind(network.tables[t], 'w')}[{index}]")
+            choice = [f"        stage = {test}"]
+            for stage in range(len(sums) - 1, 0, -1):
+                choice += [f"        if stage == {stage}:", "            " + returns[stage]]
+            choice.append("        " + returns[0])
     s0, s1, s2, s3 = spread_tables()
     body = [
         f"def factory({', '.join(names[id(a)] for a in args)}, s0, s1, s2, s3, scale, tiles):",
@@ -109,9 +132,13 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
             "        k6 = (x >> 32) & 0xFFFF",
             "        k7 = x >> 48",
         ]
-    tail = " + tiles[k0] + tiles[k1] + tiles[k2] + tiles[k3]" if with_tiles else ""
-    body += ["        return scale * (" + " + ".join(terms) + ")" + tail, "    return value"]
+    body += [*choice, "    return value"]
     return "\n".join(body), [*args, s0, s1, s2, s3, share * network.scale, tile_scores()]
+
+
+def row_stages(shape: Shape) -> bytes:
+    """Each row key's stage in ``shape``: the stage of a board whose largest tile is that row's largest."""
+    return bytes(shape.stage_of_rank(max((key >> (4 * k)) & 0xF for k in range(4))) for key in range(1 << 16))
 
 
 def _compiled(network: Network, with_tiles: bool, share: float = 1.0) -> Callable[[Board], float]:
@@ -143,10 +170,13 @@ def feature_values(network: Network, board: Board) -> list[tuple[tuple[int, ...]
     from .ntuple_shapes import images, index
 
     shape = network.shape
+    stage = shape.stage_of(board)
+    values = shape.stage_values[stage]
+    tables = network.tables[stage * len(shape.tuples) :]
     out = []
     for t, cells in enumerate(shape.tuples):
         for image in images(cells):
-            out.append((image, network.scale * network.tables[t][index(board, image, shape.values)]))
+            out.append((image, network.scale * tables[t][index(board, image, values)]))
     return out
 
 

@@ -4,9 +4,13 @@ Layout (all little-endian)::
 
     MAGIC                        b"2048-ntuple-network\\n"
     header length                4 bytes, unsigned
-    header                       JSON: {"format": 1, "shape": {"name", "tuples", "values"},
+    header                       JSON: {"format": 2, "shape": {"name", "tuples", "values", "stages"},
                                         "scale": float, "tables": [compressed length of each]}
-    tables                       each tuple's weights, int16, zlib-compressed, in the shape's order
+    tables                       each tuple's weights, int16, zlib-compressed, in the shape's order,
+                                 stage after stage
+
+Format 1 is format 2 without stages (its shape has no ``stages``): such a
+file still reads, as a network of one stage.
 
 A weight is ``scale × int16``: 2 bytes per entry keeps the page's 4×6-tuple
 network under 100 MB in the worker's memory, and the entries training never
@@ -29,10 +33,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .ntuple_shapes import Shape
+from .ntuple_shapes import Shape, same_weights, shape_from_json, shape_json
 
 MAGIC = b"2048-ntuple-network\n"
-FORMAT = 1
+FORMAT = 2
+READS = (1, 2)
+"""The formats this reader takes: 1 (before stages) and 2."""
 INT16_MAX = 32767
 MAX_HEADER = 1 << 20
 """A header longer than this is not one of ours (a shape's JSON is a few hundred bytes)."""
@@ -44,7 +50,8 @@ class NetworkError(ValueError):
 
 @dataclass(frozen=True)
 class Network:
-    """A trained network: its shape, and one int16 table per tuple; a weight is ``scale`` × its entry."""
+    """A trained network: its shape, and one int16 table per tuple and stage (stage after stage, each stage's
+    tables in the tuples' order); a weight is ``scale`` × its entry."""
 
     shape: Shape
     scale: float
@@ -61,7 +68,7 @@ def encode(network: Network, level: int = 9) -> bytes:
     header = json.dumps(
         {
             "format": FORMAT,
-            "shape": {"name": shape.name, "tuples": [list(t) for t in shape.tuples], "values": shape.values},
+            "shape": shape_json(shape),
             "scale": network.scale,
             "tables": [len(blob) for blob in blobs],
         }
@@ -86,20 +93,25 @@ def decode(data: bytes | bytearray, name: str = "the network file") -> Network:
         raise NetworkError(f"{name} is cut short: it ends after {len(data)} bytes, inside its header")
     try:
         header = json.loads(data[at : at + size].decode())
-        shape = Shape(
-            str(header["shape"]["name"]),
-            tuple(tuple(int(c) for c in cells) for cells in header["shape"]["tuples"]),
-            int(header["shape"]["values"]),
-        )
-        scale = float(header["scale"])
-        lengths = [int(n) for n in header["tables"]]
         version = header["format"]
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as exc:
         raise NetworkError(f"{name} is damaged: its header is not readable ({exc})") from None
-    if version != FORMAT:
-        raise NetworkError(f"{name} is format {version!r}; this page reads format {FORMAT}")
-    if len(lengths) != len(shape.tuples) or any(n < 0 for n in lengths):
-        raise NetworkError(f"{name} is damaged: {len(lengths)} tables for {len(shape.tuples)} tuples")
+    if version not in READS:
+        raise NetworkError(
+            f"{name} is format {version!r}; this page reads formats {' and '.join(map(str, READS))} "
+            "(a newer lab wrote it: reload the page for its newer version)"
+        )
+    try:
+        if version == 1 and "stages" in header["shape"]:
+            raise ValueError("format 1 has no stages")
+        shape = shape_from_json(header["shape"])
+        scale = float(header["scale"])
+        lengths = [int(n) for n in header["tables"]]
+    except (ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise NetworkError(f"{name} is damaged: its header is not readable ({exc})") from None
+    count = len(shape.tuples) * len(shape.stage_values)
+    if len(lengths) != count or any(n < 0 for n in lengths):
+        raise NetworkError(f"{name} is damaged: {len(lengths)} tables for {count} tuples and stages")
     at += size
     end = at + sum(lengths)
     if len(data) < end:
@@ -108,8 +120,10 @@ def decode(data: bytes | bytearray, name: str = "the network file") -> Network:
         raise NetworkError(f"{name} is damaged: {len(data) - end:,} bytes after its last table")
     view = memoryview(data)
     tables = []
+    tuples = len(shape.tuples)
     for t, length in enumerate(lengths):
-        table = _inflate(view[at : at + length], 2 * shape.table_size(t), f"{name} is damaged: table {t + 1}")
+        size = 2 * shape.table_size(t % tuples, t // tuples)
+        table = _inflate(view[at : at + length], size, f"{name} is damaged: table {t + 1}")
         at += length
         tables.append(table if sys.byteorder == "little" else _swapped(table))
     return Network(shape, scale, tuple(tables))
@@ -168,11 +182,13 @@ def check(data: bytes | bytearray, manifest: dict[str, Any], name: str = "the ne
         raise NetworkError(f"{name} is not the file its manifest names: its SHA-256 differs (a changed byte)")
     network = decode(data, name)
     expected = manifest.get("shape")
-    if expected and (
-        [list(t) for t in network.shape.tuples] != expected.get("tuples")
-        or network.shape.values != expected.get("values")
-    ):
-        raise NetworkError(f"{name} holds a network of shape {network.shape.name}, not {expected.get('name')}")
+    if expected:
+        try:
+            matches = same_weights(network.shape, shape_from_json(expected))
+        except (ValueError, KeyError, TypeError):
+            matches = False
+        if not matches:
+            raise NetworkError(f"{name} holds a network of shape {network.shape.name}, not {expected.get('name')}")
     return network
 
 

@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from ..evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
-from ..evaluation.ntuple_shapes import Shape
+from ..evaluation.ntuple_shapes import Shape, shape_json
 
 
 def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float = 0.0) -> Network:
@@ -37,13 +37,11 @@ def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float 
     largest = float(np.abs(weights).max())
     scale = max(largest / INT16_MAX, step) if largest > 0 else max(step, 1.0)
     tables = []
-    start = 0
-    for t in range(len(shape.tuples)):
-        size = shape.table_size(t)
+    starts = shape.table_starts()
+    for start, end in zip(starts, starts[1:]):
         table = array("h")
-        table.frombytes(np.rint(weights[start : start + size] / scale).astype(np.int16).tobytes())
+        table.frombytes(np.rint(weights[start:end] / scale).astype(np.int16).tobytes())
         tables.append(table)
-        start += size
     return Network(shape, scale, tuple(tables))
 
 
@@ -64,7 +62,7 @@ def write(network: Network, path: Path, made: dict[str, Any]) -> dict[str, Any]:
         "file": path.name,
         "bytes": len(data),
         "sha256": sha256(data),
-        "shape": {"name": shape.name, "tuples": [list(t) for t in shape.tuples], "values": shape.values},
+        "shape": shape_json(shape),
         "weights": shape.weights,
         "memory_bytes": 2 * shape.weights,
         **made,

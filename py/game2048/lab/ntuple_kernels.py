@@ -2,12 +2,16 @@
 
 A board is an ``int64`` holding the engine's 64-bit layout (``board``), so a
 row is one 16-bit line key and the engine's move tables (``move_tables``)
-serve here as numpy arrays.  A network is one flat ``float32`` array of all
-its tables and a *feature table*: for each tuple read on each of the board's
-eight images (``ntuple_shapes.images``), its cells' bit shifts, its length and
-its table's offset.  ``value`` and ``update`` are the definitions of the
+serve here as numpy arrays.  A network is one flat ``float32`` array in the
+*nibble layout*: every tuple's table has 16 entries a cell in every stage,
+so a feature's index is its cells' nibbles, cut from the board's line keys
+by shifts (``ntuple_shapes.nibble_runs``) as TDL2048 reads them; a stage of
+fewer values caps the line keys first, so its entries past its values are
+never read or written.  ``to_nibbles`` and ``from_nibbles`` convert from and
+to the shape's own layout (``values ** cells`` a table), which checkpoints
+and files keep.  ``value`` and ``update`` are the definitions of the
 engine's ``ntuple_shapes.index`` in compiled form (a test compares them on
-random boards).
+random boards of every stage).
 
 Randomness is a 64-bit xorshift* generator whose state the caller owns (one
 ``uint64`` in an array), so a block of games is a pure function of the
@@ -22,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from ..evaluation.ntuple_shapes import Shape, line_plan
+from ..evaluation.ntuple_shapes import Shape, nibble_runs
 from ..move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
 
 MOVE_TABLES = (
@@ -45,36 +49,102 @@ RESTART_MIN_MOVES = 10
 
 
 class Features(NamedTuple):
-    """A shape's ``ntuple_shapes.LinePlan`` as arrays: what ``indices`` reads for each feature ``f``.
+    """A shape's features as arrays ``indices`` reads (``f`` a tuple on one image, ``p`` one of its runs).
 
-    ``lines[f, p]`` and ``parts[f, p]`` (the part's table start in ``tables``,
-    ``p << 16``) for its ``widths[f]`` parts, ``offsets[f]`` its weight table's
-    start in the flat weights; ``tables[(p << 16) + key]`` is part ``p``'s
-    share of the index for line key ``key``.
+    ``runs[f, 4p : 4p + 4]`` is run ``p`` of feature ``f`` (``ntuple_shapes.nibble_runs``): line, shift,
+    mask, shift up; its share of the index is ``((keys[line] >> shift) & mask) << up`` (a mask of 0 pads a
+    feature of fewer runs).  ``offsets[s, f]`` is the start of ``f``'s table in stage ``s`` in the flat
+    weights.  A board is in the last stage whose ``ranks[s]`` its largest tile (``largest[row key]``, per
+    row) has reached; ``caps[s, key]`` is a line key with its ranks capped at stage ``s``'s values (the key
+    itself at 16 values).
     """
 
-    lines: np.ndarray
-    parts: np.ndarray
-    widths: np.ndarray
+    runs: np.ndarray
     offsets: np.ndarray
-    tables: np.ndarray
+    ranks: np.ndarray
+    caps: np.ndarray
+    largest: np.ndarray
+
+
+def nibble_sizes(shape: Shape) -> list[int]:
+    """Entries of each table in the nibble layout, stage after stage: ``16 ** cells``."""
+    return [16 ** len(cells) for _ in shape.stage_values for cells in shape.tuples]
 
 
 def features(shape: Shape) -> Features:
-    """The arrays of ``shape``'s line plan."""
-    plan = line_plan(shape)
-    widest = max(len(reads) for reads in plan.reads)
-    n = len(plan.reads)
-    lines = np.zeros((n, widest), dtype=np.int64)
-    parts = np.zeros((n, widest), dtype=np.int64)
-    widths = np.array([len(reads) for reads in plan.reads], dtype=np.int64)
-    starts = np.cumsum([0] + [shape.table_size(t) for t in range(len(shape.tuples))])
-    offsets = np.array([starts[t] for t in plan.tuple_of], dtype=np.int64)
-    for f, reads in enumerate(plan.reads):
-        for p, (line, part) in enumerate(reads):
-            lines[f, p], parts[f, p] = line, part
-    tables = np.array(plan.parts, dtype=np.int32).reshape(-1)  # part p's table starts at p << 16
-    return Features(lines, parts << 16, widths, offsets, tables)
+    """The arrays of ``shape``'s features, runs and stages."""
+    nibble = nibble_runs(shape)
+    n = len(nibble)
+    runs = np.zeros((n, 4 * max(len(feature) for feature in nibble)), dtype=np.int64)
+    for f, feature in enumerate(nibble):
+        for p, (line, first, cells, j) in enumerate(feature):
+            runs[f, 4 * p : 4 * p + 4] = line, 4 * first, (1 << 4 * cells) - 1, 4 * j
+    starts = np.cumsum([0, *nibble_sizes(shape)])
+    tuples = len(shape.tuples)
+    tuple_of = [f // 8 for f in range(n)]  # line_plan's order: each tuple's eight images together
+    offsets = np.array([[starts[s * tuples + t] for t in tuple_of] for s in range(len(shape.stage_values))])
+    keys = np.arange(1 << 16, dtype=np.int64)
+    nibbles = [(keys >> (4 * k)) & 0xF for k in range(4)]
+    caps = [
+        sum(np.minimum(nib, values - 1) << (4 * k) for k, nib in enumerate(nibbles)) for values in shape.stage_values
+    ]
+    return Features(
+        runs,
+        offsets.astype(np.int64),
+        np.array(shape.stage_ranks, dtype=np.int64),
+        np.array(caps, dtype=np.uint16),  # small tables: they stay in the cache
+        np.maximum.reduce(nibbles).astype(np.uint8),
+    )
+
+
+def to_nibbles(shape: Shape, weights: np.ndarray) -> np.ndarray:
+    """``weights`` in the shape's layout (``values ** cells`` a table) as the kernels' nibble layout.
+
+    An entry the shape's values cannot tell from another (a rank past the last value) holds that entry's
+    weight, so the network values every board as before; the kernels never read those copies of a stage
+    they cap, and a stage of more values (``promoted``) starts from them.
+    """
+    return promoted(shape, weights, shape)
+
+
+def promoted(source: Shape, weights: np.ndarray, target: Shape) -> np.ndarray:
+    """``source``'s weights (its layout) as ``target``'s in the nibble layout; the tuples must be the same.
+
+    Each target stage starts from the source stage that valued its first boards, every rank read as that
+    stage read it (capped): Jaśkowski's (2018) weight promotion, and plain conversion when the shapes match.
+    """
+    if source.tuples != target.tuples:
+        raise ValueError(f"shape {target.name} has other tuples than {source.name}")
+    if weights.shape != (source.weights,):
+        raise ValueError(f"shape {source.name} has {source.weights} weights, got {weights.shape}")
+    starts = source.table_starts()
+    tuples = len(source.tuples)
+    out = []
+    for rank in target.stage_ranks:
+        s = source.stage_of_rank(rank)
+        values = source.stage_values[s]
+        read = np.minimum(np.arange(16), values - 1)
+        for t, cells in enumerate(source.tuples):
+            table = weights[starts[s * tuples + t] : starts[s * tuples + t + 1]].reshape((values,) * len(cells))
+            for axis in range(len(cells)):
+                table = np.take(table, read, axis=axis)
+            out.append(table.reshape(-1))
+    return np.concatenate(out).astype(np.float32)
+
+
+def from_nibbles(shape: Shape, nibbles: np.ndarray) -> np.ndarray:
+    """The kernels' nibble layout as the shape's own (each stage's first ``values`` entries a cell)."""
+    out = []
+    at = 0
+    for values in shape.stage_values:
+        for cells in shape.tuples:
+            size = 16 ** len(cells)
+            table = nibbles[at : at + size].reshape((16,) * len(cells))
+            out.append(table[(slice(0, values),) * len(cells)].reshape(-1))
+            at += size
+    if at != nibbles.shape[0]:
+        raise ValueError(f"shape {shape.name} has {at} weights in the nibble layout, got {nibbles.shape[0]}")
+    return np.concatenate(out)
 
 
 def _signed(mask: int) -> int:
@@ -95,7 +165,7 @@ def _transpose(b):  # type: ignore[no-untyped-def]
     return (a & _KEEP_PAIRS) | ((a & _FAR_A) >> 24) | ((a & _FAR_B) << 24)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def afterstates(b, tables, boards, points):  # type: ignore[no-untyped-def]
     """``boards[d]``, ``points[d]``: the board after each move in ``board.DIRECTIONS`` order and its points."""
     left, right, score_left, score_right = tables
@@ -128,7 +198,7 @@ def _next_random(state):  # type: ignore[no-untyped-def]
     return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(1))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def spawn(b, state):  # type: ignore[no-untyped-def]
     """``b`` with a 2 (nine times in ten) or a 4 on an empty cell chosen uniformly; ``b`` itself when full."""
     empty = 0
@@ -152,25 +222,46 @@ def _reverse(line):  # type: ignore[no-untyped-def]
     return ((line & 0xF) << 12) | ((line & 0xF0) << 4) | ((line >> 4) & 0xF0) | (line >> 12)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def indices(b, feats, keys, out):  # type: ignore[no-untyped-def]
     """``out[f]``: feature ``f``'s position in the flat weights for board ``b`` (``ntuple_shapes.index`` + offset).
 
-    The 16 line keys of ``ntuple_shapes.LINES`` first (``keys``, scratch), then each feature's parts by table.
+    The 16 line keys of ``ntuple_shapes.LINES`` first (``keys``, scratch), capped at the board's stage, then
+    each feature's runs cut from them.
     """
-    lines, parts, widths, offsets, tables = feats
+    runs, offsets, ranks, caps, largest = feats
     t = _transpose(b)
+    top = 0
     for i in range(4):
         row = (b >> (16 * i)) & 0xFFFF
-        col = (t >> (16 * i)) & 0xFFFF
         keys[i] = row
-        keys[4 + i] = col
-        keys[8 + i] = _reverse(row)
-        keys[12 + i] = _reverse(col)
-    for f in range(widths.shape[0]):
-        idx = offsets[f]
-        for p in range(widths[f]):
-            idx += tables[parts[f, p] + keys[lines[f, p]]]
+        keys[4 + i] = (t >> (16 * i)) & 0xFFFF
+        if largest[row] > top:
+            top = largest[row]
+    stage = 0
+    for s in range(1, ranks.shape[0]):
+        if top >= ranks[s]:
+            stage = s
+    cap = caps[stage]
+    for i in range(8):
+        key = cap[keys[i]]
+        keys[i] = key
+        keys[8 + i] = _reverse(key)
+    base = offsets[stage]
+    if runs.shape[1] == 8:  # two runs a feature at most (every named shape): unrolled, a third faster
+        for f in range(runs.shape[0]):
+            run = runs[f]
+            out[f] = (
+                base[f]
+                + (((keys[run[0]] >> run[1]) & run[2]) << run[3])
+                + (((keys[run[4]] >> run[5]) & run[6]) << run[7])
+            )
+        return
+    for f in range(runs.shape[0]):
+        idx = base[f]
+        run = runs[f]
+        for p in range(0, runs.shape[1], 4):
+            idx += ((keys[run[p]] >> run[p + 1]) & run[p + 2]) << run[p + 3]
         out[f] = idx
 
 
@@ -182,14 +273,14 @@ def _sum(weights, idx):  # type: ignore[no-untyped-def]
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def value(weights, b, feats, keys, idx):  # type: ignore[no-untyped-def]
     """The network's value of ``b``: the sum of its features' weights (``idx``, ``keys``: scratch)."""
     indices(b, feats, keys, idx)
     return _sum(weights, idx)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def td_step(weights, idx, target, alpha):  # type: ignore[no-untyped-def]
     """TD(0) on the afterstate whose feature positions are ``idx``: each weight moves by ``alpha × (target − V)``.
 
@@ -212,7 +303,7 @@ def coherence_arrays(weights: int) -> np.ndarray:
     return np.zeros((2, weights), dtype=np.float32)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tc_step(weights, tc, idx, target, alpha):  # type: ignore[no-untyped-def]
     """TD(0) with temporal coherence (Beal & Smith 1999; Jaśkowski 2018): each weight moves by its own rate.
 
@@ -256,7 +347,7 @@ class Scratch(NamedTuple):
 
 def scratch(feats: Features, path_length: int = PATH_LENGTH) -> Scratch:
     """Fresh work arrays for a network with ``feats``."""
-    n = feats.widths.shape[0]
+    n = feats.runs.shape[0]
     z = np.zeros
     return Scratch(
         z(4, np.int64),
@@ -269,7 +360,7 @@ def scratch(feats: Features, path_length: int = PATH_LENGTH) -> Scratch:
     )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def greedy_move(weights, b, feats, tables, work):  # type: ignore[no-untyped-def]
     """The move maximising points + V(afterstate): (its index in DIRECTIONS, or −1 when none is legal, its value).
 
@@ -418,7 +509,7 @@ def play_games_threads(weights, games, alpha, states, feats, tables, stats, rest
     then not reproducible bit for bit.  Thread ``t`` plays games t, t + T, ...
     """
     threads = states.shape[0]
-    n = feats.widths.shape[0]
+    n = feats.runs.shape[0]
     moves = np.zeros(threads, dtype=np.int64)
     for t in prange(threads):
         work = Scratch(

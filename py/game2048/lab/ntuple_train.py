@@ -28,7 +28,7 @@ from . import ntuple_kernels as K
 
 CHECKPOINT = "checkpoint.npz"
 CURVE = "curve.jsonl"
-TILES = (2048, 8192, 16384)
+TILES = (2048, 8192, 16384, 32768)
 """The tiles whose rates the curve and the progress report."""
 
 
@@ -196,13 +196,16 @@ def train(
         if weights.shape != (shape.weights,):
             raise TrainError(f"{out} holds {weights.shape[0]} weights; shape {options.shape} has {shape.weights}")
         tc = load_coherence(out, shape.weights) if options.coherence else K.NO_COHERENCE
+        weights = K.to_nibbles(shape, weights)
+        if options.coherence:
+            tc = np.stack([K.to_nibbles(shape, row) for row in tc])
     else:
-        tc = K.coherence_arrays(shape.weights) if options.coherence else K.NO_COHERENCE
         state = TrainState(rng=[first_rng_state(options.seed + t * 1_000_003) for t in range(options.threads)])
         if options.init:
             weights, state.init_sha256 = initial_weights(Path(options.init), shape)
         else:
-            weights = np.zeros(shape.weights, dtype=np.float32)
+            weights = np.zeros(sum(K.nibble_sizes(shape)), dtype=np.float32)
+        tc = K.coherence_arrays(weights.shape[0]) if options.coherence else K.NO_COHERENCE
     feats = K.features(shape)
     work = K.scratch(feats)
     rng = np.array(state.rng, dtype=np.uint64)
@@ -230,15 +233,25 @@ def train(
         if report is not None:
             report(state, point)
         if time.perf_counter() - last_saved >= options.checkpoint_s or state.games >= options.games:
-            save_checkpoint(out, options, state, weights, tc)
+            save_checkpoint(out, options, state, *in_shape_layout(shape, weights, tc))
             last_saved = time.perf_counter()
-    return state, weights
+    return state, K.from_nibbles(shape, weights)
+
+
+def in_shape_layout(shape: Shape, weights: np.ndarray, tc: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The kernels' weights and coherence accumulators (nibble layout) as a checkpoint keeps them."""
+    if tc.shape[1]:
+        tc = np.stack([K.from_nibbles(shape, row) for row in tc])
+    return K.from_nibbles(shape, weights), tc
 
 
 def initial_weights(path: Path, shape: Shape) -> tuple[np.ndarray, str]:
-    """The weights of the network file at ``path`` (checked against the manifest beside it) and its SHA-256.
+    """The weights of the network file at ``path`` (checked against the manifest beside it), in the kernels'
+    nibble layout for ``shape``, and the file's SHA-256.
 
-    ``TrainError`` when the file is missing, damaged or of another shape than the run's.
+    A file of the same tuples but other values or stages starts each of the run's stages from the file's
+    stage that valued its first boards (``ntuple_kernels.promoted``).  ``TrainError`` when the file is
+    missing, damaged or of other tuples than the run's.
     """
     from ..evaluation.ntuple_file import NetworkError, read
     from .ntuple_export import dequantized
@@ -249,16 +262,20 @@ def initial_weights(path: Path, shape: Shape) -> tuple[np.ndarray, str]:
     except (OSError, ValueError) as exc:  # NetworkError is a ValueError
         reason = exc if isinstance(exc, NetworkError) else f"its manifest {path.with_suffix('.json')}: {exc}"
         raise TrainError(f"cannot start from {path}: {reason}") from None
-    if network.shape.tuples != shape.tuples or network.shape.values != shape.values:
-        raise TrainError(f"cannot start from {path}: it holds shape {network.shape.name}, the run is {shape.name}")
-    return dequantized(network), str(manifest["sha256"])
+    if network.shape.tuples != shape.tuples:
+        raise TrainError(
+            f"cannot start from {path}: it holds shape {network.shape.name}, of other tuples than {shape.name}"
+        )
+    return K.promoted(network.shape, dequantized(network), shape), str(manifest["sha256"])
 
 
 def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np.ndarray:
-    """``games`` greedy games of the network, without learning (compiled): per game score, largest rank, moves."""
+    """``games`` greedy games of the network (``weights`` in the shape's layout), without learning (compiled):
+    per game score, largest rank, moves."""
     feats = K.features(shape)
     stats = np.zeros((games, K.GAME_STATS), dtype=np.int64)
     rng = np.array([first_rng_state(seed)], dtype=np.uint64)
     work = K.scratch(feats)
-    K.play_games(weights, games, 0.0, rng, feats, K.MOVE_TABLES, work, stats, False, K.NO_COHERENCE, K.ONLINE)
+    nibbles = K.to_nibbles(shape, weights)
+    K.play_games(nibbles, games, 0.0, rng, feats, K.MOVE_TABLES, work, stats, False, K.NO_COHERENCE, K.ONLINE)
     return stats

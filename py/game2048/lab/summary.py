@@ -1,7 +1,7 @@
 """Statistics over a batch of game records (numpy), and the text tables the lab prints (rich).
 
 The summary answers the questions the issues ask: how often the AI reaches
-2048, 4096, 8192 and 16384, how it scores (p10 / p50 / p90), how fast it plays
+2048, 4096, 8192, 16384 and 32768, how it scores (p10 / p50 / p90), how fast it plays
 (moves per second of game time, summed over the processes), and how its think
 time, depth and search speed (nodes per second of think time) looked over
 every move of every game.
@@ -19,7 +19,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-REACH_TILES = (512, 1024, 2048, 4096, 8192, 16384)
+REACH_TILES = (512, 1024, 2048, 4096, 8192, 16384, 32768)
 
 Record = dict[str, Any]
 
@@ -87,12 +87,7 @@ def format_games(records: Sequence[Record]) -> str:
 COMPARE_COLUMNS = (
     "config",
     "games",
-    "512",
-    "1024",
-    "2048",
-    "4096",
-    "8192",
-    "16384",
+    *(str(tile) for tile in REACH_TILES),
     "score p50",
     "max tile median",
     "depth median",
