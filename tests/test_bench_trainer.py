@@ -37,13 +37,19 @@ def test_the_runs_take_turns_and_the_table_gives_each_trainers_share(tmp_path: P
     fake.write_text("#!/bin/sh\nprintf '001/001 500ms 2000000.00ops\\n'\n")
     fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
     order = []
-    monkeypatch.setattr(bench, "run_ours", lambda shape, games, alpha, seed: order.append((shape, seed)) or (5e5, 1.0))
+    monkeypatch.setattr(
+        bench, "run_ours", lambda shape, games, alpha, seed, root: order.append((shape, seed)) or (5e5, 1)
+    )
     assert bench.main(["--tdl2048", str(fake), "--games", "1000", "--rounds", "2"]) == 0
     assert [seed for _, seed in order] == [0, 0, 1, 1, 2, 2]  # one untimed round, then both shapes each round
     printed = capsys.readouterr().out
     assert "| TDL2048 | 2 | 2,000,000 (2,000,000–2,000,000) | 100 % |" in printed
     assert "| 2x4+2x6 | 2 | 500,000 (500,000–500,000) | 25 % |" in printed
-    for argv, message in ((["--games", "1500"], "multiple of 1,000"), ([], "no TDL2048 binary")):
+    for argv, message in (
+        (["--games", "1500"], "multiple of 1,000"),
+        ([], "no TDL2048 binary"),
+        (["--before", str(tmp_path)], "not a checkout of this project"),
+    ):
         with pytest.raises(SystemExit):
             bench.main(["--tdl2048", str(tmp_path / ("2048" if argv else "missing")), *argv])
         assert message in capsys.readouterr().err
