@@ -100,6 +100,8 @@ def test_a_good_network_is_downloaded_by_its_digest_checked_and_installed() -> N
             "cut short: the download stopped after 8,192 bytes",
         ),
         ({"networks/4x6.json": manifest_for(DATA), "networks/4x6.ntn": DATA[:-1] + b"\0"}, "SHA-256 differs"),
+        ({"networks/4x6.json": manifest_for(DATA), "networks/4x6.ntn": DATA + b"<html>"}, "SHA-256 differs"),
+        ({"networks/4x6.json": manifest_for(DATA, bytes=1 << 40), "networks/4x6.ntn": DATA}, "cut short"),
         (
             {"networks/4x6.json": manifest_for(DATA), "networks/4x6.ntn": TypeError("Failed to fetch")},
             "Failed to fetch",

@@ -24,6 +24,9 @@ from . import learned
 from .ntuple_file import NetworkError, check
 
 STAGES = ("idle", "manifest", "downloading", "checking", "ready", "failed")
+PREALLOCATE_AT_MOST = 64 << 20
+"""The most the download sets aside before its bytes come (twice the largest network the page may carry): a
+manifest that names a far larger file costs no memory until the bytes are there."""
 
 
 class NetworkLoader:
@@ -45,7 +48,7 @@ class NetworkLoader:
             manifest = await self._manifest(base_url + "networks/" + learned.MANIFEST_FILE, fetch)
             url = f"{base_url}networks/{manifest['file']}?sha256={manifest['sha256']}"
             self._stage("downloading", total=int(manifest.get("bytes") or 0))
-            data = await self._download(url, fetch)
+            data = await self._download(url, fetch, int(manifest["bytes"]))
             self._stage("checking")
             network = check(data, manifest, manifest["file"])
             del data
@@ -69,10 +72,11 @@ class NetworkLoader:
             raise NetworkError("the network's manifest names its file or size wrongly")
         return manifest
 
-    async def _download(self, url: str, fetch: Callable[..., Any]) -> bytearray:
-        """The file's bytes, read chunk by chunk so ``progress`` says how far it is (one buffer, no copies)."""
+    async def _download(self, url: str, fetch: Callable[..., Any], size: int) -> bytearray:
+        """The file's bytes, read chunk by chunk so ``progress`` says how far it is, into one buffer made at the
+        ``size`` the manifest gives (grown only past it): no copies left behind in the worker's heap."""
         response = await _get(url, fetch, "the network")
-        data = bytearray()
+        data = bytearray(min(max(size, 0), PREALLOCATE_AT_MOST))
         loaded = 0
         reader = response.body.getReader()
         while True:
@@ -84,9 +88,11 @@ class NetworkLoader:
                 ) from None
             if step.done:
                 break
-            data += _bytes(step.value)
-            loaded = len(data)
+            chunk = _bytes(step.value)
+            data[loaded : loaded + len(chunk)] = chunk
+            loaded += len(chunk)
             self.progress = {**self.progress, "loaded": loaded}
+        del data[loaded:]
         return data
 
 

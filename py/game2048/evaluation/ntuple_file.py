@@ -134,23 +134,31 @@ INFLATE_CHUNK = 1 << 20
 
 
 def _inflate(compressed: memoryview, expected: int, damaged: str) -> array[int]:
-    """The int16 table in ``compressed``, decompressed a chunk at a time straight into the array."""
-    table = array("h")
+    """The int16 table in ``compressed``, decompressed a chunk at a time straight into the array.
+
+    The array is made at its full size first: grown chunk by chunk, each step could copy it, and the worker's
+    WebAssembly heap never gives back what such copies leave behind.
+    """
+    table = array("h", [0]) * (expected // 2)
+    into = memoryview(table).cast("B")
     inflate = zlib.decompressobj()
     pending: bytes | memoryview = compressed
     size = 0
     try:
         while True:
             chunk = inflate.decompress(pending, INFLATE_CHUNK)
-            size += len(chunk)
-            if size > expected:
+            if size + len(chunk) > expected:
+                size += len(chunk)
                 break
-            table.frombytes(chunk)
+            into[size : size + len(chunk)] = chunk
+            size += len(chunk)
             pending = inflate.unconsumed_tail
             if not chunk and not pending:
                 break
     except zlib.error as exc:
         raise NetworkError(f"{damaged} does not decompress ({exc})") from None
+    finally:
+        into.release()
     if not inflate.eof:
         raise NetworkError(f"{damaged} does not decompress (its data ends early)")
     if size != expected:
