@@ -257,3 +257,11 @@ def test_the_lab_refuses_a_damaged_shipped_network_with_what_is_wrong(tmp_path, 
     with pytest.raises(SystemExit) as exited:
         cli.main([*argv, "--no-progress"])
     assert exited.value.code == 2 and "4x6.ntn is cut short" in capsys.readouterr().err
+
+
+def test_the_shipped_network_is_whole_and_within_the_pages_limits() -> None:
+    manifest = learned.manifest()
+    network = ntuple_file.read(learned.NETWORK_DIR / learned.NETWORK_FILE, manifest)
+    assert manifest["bytes"] <= 32_000_000  # on the wire
+    assert manifest["memory_bytes"] == 2 * network.shape.weights <= 256_000_000  # its int16 tables in the worker
+    assert network.shape.weights == sum(len(table) for table in network.tables)
