@@ -102,19 +102,16 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
     sums = [stage_terms(stage) for stage in range(len(shape.stage_values))]
     tail = " + tiles[k0] + tiles[k1] + tiles[k2] + tiles[k3]" if with_tiles else ""
     returns = [f"return scale * ({terms}){tail}" for terms in sums]
-    if len(sums) == 1:
-        choice = ["        " + returns[0]]
-    else:  # the board's stage: the highest any row's largest tile has reached (row_stages)
-        stage_of = bind(row_stages(shape), "st")
-        test = f"max({stage_of}[k0], {stage_of}[k1], {stage_of}[k2], {stage_of}[k3])"
+    choice = ["        " + returns[0]]  # the first stage's, and the others' when the board is in theirs:
+    if len(sums) > 1:  # the board's stage is the highest any row's largest tile has reached (row_stages)
+        stages = bind(row_stages(shape), "st")
+        row = [f"{stages}[k{k}]" for k in range(4)]
         if len(sums) == 2:
-            test = f"{stage_of}[k0] or {stage_of}[k1] or {stage_of}[k2] or {stage_of}[k3]"
-            choice = [f"        if {test}:", "            " + returns[1], "        " + returns[0]]
+            choice[:0] = [f"        if {' or '.join(row)}:", "            " + returns[1]]
         else:
-            choice = [f"        stage = {test}"]
+            choice[:0] = [f"        stage = max({', '.join(row)})"]
             for stage in range(len(sums) - 1, 0, -1):
-                choice += [f"        if stage == {stage}:", "            " + returns[stage]]
-            choice.append("        " + returns[0])
+                choice[-1:-1] = [f"        if stage == {stage}:", "            " + returns[stage]]
     s0, s1, s2, s3 = spread_tables()
     body = [
         f"def factory({', '.join(names[id(a)] for a in args)}, s0, s1, s2, s3, scale, tiles):",

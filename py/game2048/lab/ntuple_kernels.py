@@ -26,7 +26,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from ..evaluation.ntuple_shapes import Shape, nibble_runs
+from ..evaluation.ntuple_shapes import Shape, line_plan, nibble_runs
 from ..move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
 
 MOVE_TABLES = (
@@ -81,7 +81,7 @@ def features(shape: Shape) -> Features:
             runs[f, 4 * p : 4 * p + 4] = line, 4 * first, (1 << 4 * cells) - 1, 4 * j
     starts = np.cumsum([0, *nibble_sizes(shape)])
     tuples = len(shape.tuples)
-    tuple_of = [f // 8 for f in range(n)]  # line_plan's order: each tuple's eight images together
+    tuple_of = line_plan(shape).tuple_of  # nibble_runs keeps the line plan's order of features
     offsets = np.array([[starts[s * tuples + t] for t in tuple_of] for s in range(len(shape.stage_values))])
     keys = np.arange(1 << 16, dtype=np.int64)
     nibbles = [(keys >> (4 * k)) & 0xF for k in range(4)]
