@@ -99,7 +99,7 @@ def decode(data: bytes | bytearray, name: str = "the network file") -> Network:
     if version not in READS:
         raise NetworkError(
             f"{name} is format {version!r}; this page reads formats {' and '.join(map(str, READS))} "
-            "(a newer lab wrote it: reload the page for its newer version)"
+            "(a newer version wrote it: reload the page, or bring the lab up to date)"
         )
     try:
         if version == 1 and "stages" in header["shape"]:
