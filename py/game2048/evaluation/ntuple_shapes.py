@@ -25,6 +25,8 @@ from array import array
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..board import max_rank
+
 Cells = tuple[int, ...]
 
 
@@ -77,11 +79,7 @@ class Shape:
 
     def stage_of(self, board: int) -> int:
         """The stage that values ``board``: the last whose rank its largest tile has reached."""
-        largest = 0
-        while board:
-            largest = max(largest, board & 0xF)
-            board >>= 4
-        return self.stage_of_rank(largest)
+        return self.stage_of_rank(max_rank(board))
 
     def table_size(self, t: int, stage: int = 0) -> int:
         """Entries in tuple ``t``'s weight table in ``stage``: ``values ** len(cells)``."""
