@@ -1,13 +1,13 @@
-// The start's deadline: a start that cannot finish says so, on the loading screen, with Retry.
+// What went wrong with a start, said on the loading screen with Retry.
 //
 // The page is playable once its Python (MicroPython, py/app/main.py) marks <body data-ready="true">.
 // Before that, nothing of the page's Python runs, so this plain script watches the start: a file
 // that fails to download (a script or stylesheet, or a file PyScript fetches: main.py, its modules,
-// the interpreter) is said at once, by name; a start that has not finished after START_DEADLINE_MS
-// is said as a stall.  Retry reloads the page.  PyScript's own load failures (a rejected fetch or
-// import) become these messages instead of uncaught errors in the console; once the page is ready,
-// such a failure belongs to the AI worker, which the page's Python reports in the AI's status line.
-const START_DEADLINE_MS = 15000;
+// the interpreter) is said at once, by name.  The start's 15 s deadline is inline in index.html, so
+// that it runs even when this file never arrives; it says a stall through sayStartFailed when this
+// file did.  Retry reloads the page.  PyScript's own load failures (a rejected fetch or import) become
+// these messages instead of uncaught errors in the console; once the page is ready, such a failure
+// belongs to the AI worker, which the page's Python reports in the AI's status line.
 const LOAD_FAILURE = /fetch|import|network|load/i;
 
 function startFinished() {
@@ -15,7 +15,8 @@ function startFinished() {
 }
 
 function sayStartFailed(message) {
-  if (startFinished()) return;
+  // A page opened from file:// has been told why at once (index.html): nothing later replaces that.
+  if (startFinished() || document.documentElement.dataset.startFailed === "file") return;
   const overlay = document.getElementById("loading");
   const text = document.getElementById("loading-text");
   const retry = document.getElementById("retry-start");
@@ -75,14 +76,7 @@ window.addEventListener("unhandledrejection", (event) => {
   if (!startFinished()) sayStartFailed(`The page's Python could not be downloaded: ${text}.`);
 });
 
-setTimeout(() => {
-  if (!startFinished()) {
-    sayStartFailed(
-      `The page's Python has not started after ${START_DEADLINE_MS / 1000} s: the server may have stopped ` +
-        "answering, or the connection is very slow.",
-    );
-  }
-}, START_DEADLINE_MS);
+window.sayStartFailed = sayStartFailed; // the inline deadline's way to say it here
 
 document.addEventListener("DOMContentLoaded", () => {
   const retry = document.getElementById("retry-start");

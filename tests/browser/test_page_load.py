@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from browser import READY_SELECTOR
 from pagekit import AI_READY_TIMEOUT_MS, engine_rows, read_best, read_board, read_score, wait_ai_ready, wait_decisions
 from tool_modules import load_tool
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_page_loads_clean_and_shows_the_seeded_opening(open_page):
@@ -90,6 +94,43 @@ def test_a_start_that_stalls_says_so_within_15_seconds(browser, server_url):
     assert "has not started after 15 s" in page.text_content("#loading-text")
     assert stalled
     context.close()
+
+
+def test_a_server_that_dies_right_after_the_html_is_said_within_15_seconds(browser, server_url):
+    """Every file after the HTML is refused, start-watch.js and the stylesheets among them: the inline
+    watchdog says so, naming a file, and Retry reloads."""
+    context = browser.new_context(service_workers="block")
+    try:
+        html = (ROOT / "index.html").read_text()
+
+        def route(request_route):
+            if request_route.request.url.split("?")[0].endswith("/index.html"):
+                request_route.fulfill(status=200, content_type="text/html", body=html)
+            else:
+                request_route.abort("connectionrefused")
+
+        context.route("**/*", route)
+        page = context.new_page()
+        page.goto(f"{server_url}/index.html?seed=3", wait_until="commit")
+        page.wait_for_selector("#retry-start:not([hidden])", state="attached", timeout=15_000)
+        text = page.text_content("#loading-text")
+        assert "could not be downloaded" in text and "server stopped answering" in text, text
+    finally:
+        context.close()
+
+
+def test_a_page_opened_from_a_file_says_so_at_once(browser):
+    """From file:// the browser refuses the page's module scripts: said as that, not as a server that stopped."""
+    context = browser.new_context(service_workers="block")
+    try:
+        page = context.new_page()
+        page.goto((ROOT / "index.html").as_uri())
+        page.wait_for_selector("#retry-start:not([hidden])", state="attached", timeout=5_000)
+        assert "opened as a file" in page.text_content("#loading-text")
+        page.wait_for_timeout(16_000)  # past the start's deadline and every refused file: the message stays
+        assert "opened as a file" in page.text_content("#loading-text")
+    finally:
+        context.close()
 
 
 def test_each_step_of_the_start_ends_in_a_task_of_its_own_on_a_slow_phone(browser, server_url):
