@@ -210,3 +210,38 @@ def test_the_learned_networks_manifest_is_cached_with_the_page_and_its_file_is_n
     files = offline.offline_files(ROOT)
     assert offline.NETWORK_MANIFEST in files
     assert not any(path.endswith(".ntn") for path in files)  # downloaded only when a player chooses it
+
+
+def get_range(url: str, byte_range: str) -> tuple[int, Message, bytes]:
+    request = urllib.request.Request(url, headers={"Range": byte_range})
+    try:
+        with urllib.request.urlopen(request) as response:
+            return response.status, response.headers, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.headers, error.read()
+
+
+@pytest.mark.parametrize(
+    "header, first, last",
+    [("bytes=0-9", 0, 9), ("bytes=100-", 100, None), ("bytes=-10", -10, None), ("bytes=5-999999999", 5, None)],
+)
+def test_a_range_is_answered_206_with_that_slice_of_the_file(base_url, header, first, last):
+    whole = (ROOT / "index.html").read_bytes()
+    status, headers, body = get_range(base_url + "/index.html", header)
+    expected = whole[first : None if last is None else last + 1]
+    assert status == 206 and body == expected
+    start = first % len(whole)
+    assert headers["Content-Range"] == f"bytes {start}-{start + len(expected) - 1}/{len(whole)}"
+    assert headers["Content-Length"] == str(len(expected)) and headers["Accept-Ranges"] == "bytes"
+    assert headers["Cache-Control"] == "no-cache" and isolated(headers)
+
+
+def test_a_range_past_the_end_is_416_and_one_not_read_gets_the_whole_file(base_url):
+    size = (ROOT / "index.html").stat().st_size
+    status, headers, _ = get_range(base_url + "/index.html", f"bytes={size}-")
+    assert status == 416 and headers["Content-Range"] == f"bytes */{size}"
+    for ignored in ("bytes=0-1,5-9", "items=0-3", "bytes=9-2"):
+        status, _, body = get_range(base_url + "/index.html", ignored)
+        assert status == 200 and len(body) == size
+    status, _, _ = get_range(base_url + "/no-such-file.ntn", "bytes=0-9")
+    assert status == 404

@@ -15,6 +15,12 @@ is never stale.  ``/offline-files.js`` is made here from memory: the list of
 files ``sw.js`` caches with their SHA-256 and the version that names the
 cache (``tools/offline.py``).
 
+Ranges: a ``GET`` with one ``Range: bytes=a-b`` (or ``a-``, or ``-n``) is
+answered ``206 Partial Content`` with that slice of the file, as every static
+host does; the learned network downloads in such ranges, so a slow line
+resumes where it stopped.  A range past the end is ``416``; several ranges, or
+one that cannot be read, get the whole file (a server may ignore ``Range``).
+
 Usage::
 
     python tools/serve.py [--port 8000] [--host 127.0.0.1] [--root .] [--verbose]
@@ -29,6 +35,8 @@ from __future__ import annotations
 import argparse
 import functools
 import io
+import os
+import re
 import sys
 import threading
 from http import HTTPStatus
@@ -75,6 +83,29 @@ PINNED_CACHE = "public, max-age=31536000, immutable"  # versioned by package-loc
 REVALIDATE = "no-cache"  # a cheap 304 on every load: an edit shows up on reload
 
 
+def parse_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
+    """The byte range ``header`` asks of a file of ``size`` bytes, as ``(first, last)`` inclusive.
+
+    ``None`` when there is no range to honour (no header, several ranges, or
+    not one this server reads: the whole file is answered); ``False`` when
+    the range lies past the end (``416 Range Not Satisfiable``).
+    """
+    if not header:
+        return None
+    match = re.fullmatch(r"\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*", header)
+    if match is None or match.group(1) == match.group(2) == "":
+        return None
+    first, last = match.group(1), match.group(2)
+    if first == "":  # the last n bytes
+        count = int(last)
+        return (max(size - count, 0), size - 1) if count > 0 and size > 0 else False
+    start = int(first)
+    end = min(int(last), size - 1) if last else size - 1
+    if start >= size:
+        return False
+    return (start, end) if start <= end else None
+
+
 def cache_control(url_path: str, status: int) -> str:
     """The Cache-Control header for a response: immutable for pinned interpreter files, else revalidate."""
     if url_path.startswith(PINNED_PREFIX) and status in (HTTPStatus.OK, HTTPStatus.NOT_MODIFIED):
@@ -98,10 +129,14 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
             self.send_header(name, value)
         path = unquote(urlsplit(getattr(self, "path", "")).path)  # no path yet when a malformed request is refused
         self.send_header("Cache-Control", cache_control(path, self.status))
+        if self.status in (HTTPStatus.OK, HTTPStatus.PARTIAL_CONTENT):
+            self.send_header("Accept-Ranges", "bytes")
         super().end_headers()
 
     def send_head(self):  # type: ignore[override]
         if urlsplit(self.path).path != offline.MANIFEST_URL:
+            if self.command == "GET" and self.headers.get("Range"):
+                return self.send_range()
             return super().send_head()
         try:
             body = offline.manifest_script(self.directory)
@@ -111,6 +146,40 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         self.send_response(HTTPStatus.OK)
         self.send_header("Content-Type", MIME_TYPES[".js"])
         self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        return io.BytesIO(body)
+
+    def send_range(self):  # type: ignore[no-untyped-def]
+        """The ``Range`` a GET asks of a plain file (``parse_range``): 206 with the slice, 416, or the whole file."""
+        path = self.translate_path(self.path)
+        if not os.path.isfile(path) or urlsplit(self.path).path.endswith("/"):
+            return super().send_head()
+        try:
+            file = open(path, "rb")  # noqa: SIM115 - closed by copyfile's caller, like send_head's
+        except OSError:
+            return super().send_head()
+        size = os.fstat(file.fileno()).st_size
+        wanted = parse_range(self.headers.get("Range"), size)
+        if wanted is None:
+            file.close()
+            return super().send_head()
+        if wanted is False:
+            file.close()
+            self.send_response(HTTPStatus.REQUESTED_RANGE_NOT_SATISFIABLE)
+            self.send_header("Content-Range", f"bytes */{size}")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        assert isinstance(wanted, tuple)
+        first, last = wanted
+        file.seek(first)
+        body = file.read(last - first + 1)
+        file.close()
+        self.send_response(HTTPStatus.PARTIAL_CONTENT)
+        self.send_header("Content-Type", self.guess_type(path))
+        self.send_header("Content-Range", f"bytes {first}-{last}/{size}")
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", self.date_time_string(int(os.path.getmtime(path))))
         self.end_headers()
         return io.BytesIO(body)
 
@@ -132,19 +201,28 @@ class QuietServer(ThreadingHTTPServer):
 
 
 def make_server(
-    root: Path | str = REPO_ROOT, port: int = 8000, host: str = "127.0.0.1", verbose: bool = False
+    root: Path | str = REPO_ROOT,
+    port: int = 8000,
+    host: str = "127.0.0.1",
+    verbose: bool = False,
+    handler: type[ProjectRequestHandler] = ProjectRequestHandler,
 ) -> QuietServer:
-    """A bound (not yet serving) server for ``root``."""
-    handler = functools.partial(type("Handler", (ProjectRequestHandler,), {"verbose": verbose}), directory=str(root))
-    return QuietServer((host, port), handler)
+    """A bound (not yet serving) server for ``root``; ``handler`` is a subclass's for tests that change answers."""
+    made = functools.partial(type("Handler", (handler,), {"verbose": verbose}), directory=str(root))
+    return QuietServer((host, port), made)
 
 
-def start_server(root: Path | str = REPO_ROOT, port: int = 0, host: str = "127.0.0.1") -> tuple[QuietServer, str]:
+def start_server(
+    root: Path | str = REPO_ROOT,
+    port: int = 0,
+    host: str = "127.0.0.1",
+    handler: type[ProjectRequestHandler] = ProjectRequestHandler,
+) -> tuple[QuietServer, str]:
     """Serve ``root`` in a daemon thread; returns the server and its base URL (no trailing slash).
 
     The page's precompiled modules are brought up to date first (``precompile.build``)."""
     precompile.build(root)
-    server = make_server(root, port, host)
+    server = make_server(root, port, host, handler=handler)
     thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
     thread.start()
     bound_host, bound_port = server.server_address[:2]
