@@ -3,11 +3,13 @@
 // cache (data-offline-version names the version), "off" when ?sw=off removed it, "unsupported"
 // or "failed" (the page works as before, from the server).
 //
-// A new version of the app installs a new worker and a complete new cache in the background; it
-// then takes over at once and this page reloads, once, under it (the game is saved), so a page
-// never runs half old and half new files.  ?sw=off unregisters the worker and deletes its caches.
+// A new version of the app installs a new worker and a complete new cache in the background; the
+// page then says "A new version is ready" (#update-notice) and waits for the player: Reload hands
+// over to the new worker and reloads this page under it, so a page never runs half old and half new
+// files, and nothing is reloaded under a player who is setting up a position.  ?sw=off unregisters
+// the worker and deletes every cache of the page's (the learned network's too).
 const root = document.documentElement;
-const CACHE_PREFIX = "2048-offline-";
+const CACHES_PREFIX = "2048-"; // sw.js's caches: the page's versions ("2048-offline-…") and the network's
 
 function askWorker(worker, message) {
   return new Promise((resolve) => {
@@ -19,29 +21,43 @@ function askWorker(worker, message) {
 
 async function removeOffline() {
   for (const registration of await navigator.serviceWorker.getRegistrations()) await registration.unregister();
-  for (const name of await caches.keys()) if (name.startsWith(CACHE_PREFIX)) await caches.delete(name);
+  for (const name of await caches.keys()) if (name.startsWith(CACHES_PREFIX)) await caches.delete(name);
   root.dataset.offline = "off";
 }
+
+// Says that a new version is ready; Reload lets `worker` (installed, waiting) take over and reloads under it.
+function offerUpdate(worker) {
+  const notice = document.getElementById("update-notice");
+  const reload = document.getElementById("update-reload");
+  if (!notice || !reload) return;
+  notice.hidden = false;
+  reload.onclick = () => {
+    reload.disabled = true;
+    updateAsked = true;
+    // Another tab may have handed over already: then this page only needs its reload.
+    if (worker && worker.state === "installed") worker.postMessage("skip-waiting");
+    else location.reload();
+  };
+}
+
+let updateAsked = false;
 
 async function registerOffline() {
   const container = navigator.serviceWorker;
   const hadController = Boolean(container.controller);
-  let reloading = false;
   container.addEventListener("controllerchange", () => {
-    // A new version took over a page the old one served: reload under it. (The first visit's
-    // page is claimed without a controller before: nothing old to replace, no reload.)
-    if (hadController && !reloading) {
-      reloading = true;
-      location.reload();
-    }
+    // The first visit's page is claimed without a controller before: nothing old to replace.
+    if (!hadController) return;
+    if (updateAsked) location.reload(); // this page's Reload
+    else offerUpdate(null); // another tab's Reload: this page stays as it is until its player reloads
   });
   const registration = await container.register("./sw.js", { updateViaCache: "none" });
-  const takeOver = (worker) => {
-    if (worker && container.controller) worker.postMessage("skip-waiting");
+  const offer = (worker) => {
+    if (worker && container.controller) offerUpdate(worker);
   };
   const watch = (worker) =>
-    worker?.addEventListener("statechange", () => worker.state === "installed" && takeOver(worker));
-  takeOver(registration.waiting); // a new version cached before this page asked
+    worker?.addEventListener("statechange", () => worker.state === "installed" && offer(worker));
+  offer(registration.waiting); // a new version cached before this page asked
   watch(registration.installing); // one being cached now (its updatefound may have fired already)
   registration.addEventListener("updatefound", () => watch(registration.installing));
   await container.ready;

@@ -111,7 +111,14 @@ def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, o
         worker_file = tmp_path / "py" / "app" / "ai_worker.py"
         worker_file.write_text(worker_file.read_text() + "\n# a new version\n")
 
-        page.reload()  # the browser finds the new version; the page reloads itself once it is cached
+        page.reload()  # the browser finds the new version, caches it and says so; it reloads only when asked
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        page.evaluate("window.__sameDocument = true")
+        page.wait_for_selector("#update-notice:not([hidden])", timeout=AI_READY_TIMEOUT_MS)
+        page.wait_for_timeout(8_000)  # the old page went on reloading itself 5 s after the new version was cached
+        assert page.evaluate("window.__sameDocument === true"), "the page reloaded without the player"
+        assert page.evaluate(VERSION_JS) == old
+        page.click("#update-reload")
         page.wait_for_function(f"{VERSION_JS} && {VERSION_JS} !== '{old}'", timeout=AI_READY_TIMEOUT_MS)
         page.wait_for_selector(OFFLINE_READY, state="attached", timeout=AI_READY_TIMEOUT_MS)
         new = page.evaluate(VERSION_JS)
@@ -121,9 +128,11 @@ def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, o
         page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
         assert_keys_move(page)
 
+        page.evaluate("caches.open('2048-network').then(cache => cache.put('networks/x.ntn', new Response('x')))")
         page.goto(f"{base_url}/index.html?sw=off")
         page.wait_for_selector('html[data-offline="off"]', state="attached", timeout=AI_READY_TIMEOUT_MS)
         assert _offline_caches(page) == []
+        assert page.evaluate("caches.keys()") == []  # the learned network's cache too
         assert page.evaluate("navigator.serviceWorker.getRegistrations().then(found => found.length)") == 0
         assert page.console_errors == []
     finally:
