@@ -14,10 +14,11 @@ importScripts(MANIFEST);
 
 const { cache: CACHE, files: FILES } = self.OFFLINE;
 const CACHE_PREFIX = "2048-offline-";
-// The learned network is not in the page's cache: it is fetched only when a player chooses it, as
-// networks/<file>?sha256=<its digest> (game2048/evaluation/network_loader.py), and kept here under
-// that address, apart from the page's versions, so a new network is a new address.  Only the last is kept.
-const NETWORK_CACHE = "2048-network";
+// The learned network is not in the page's cache and never passes through this worker: the AI worker
+// fetches it when a player chooses it, as networks/<file>?sha256=<its digest>, in HTTP ranges (so no
+// single fetch lasts minutes, and a dropped connection resumes), and keeps it in a cache of its own
+// ("2048-network") only once its size and SHA-256 match the manifest (game2048/evaluation/network_loader.py,
+// py/app/ai_worker.py).  Nothing unchecked is ever stored: an error page or a cut file is never kept.
 const SCOPE = new URL("./", self.location.href);
 
 async function sha256(buffer) {
@@ -85,34 +86,12 @@ self.addEventListener("fetch", (event) => {
   let path = decodeURIComponent(url.pathname.slice(SCOPE.pathname.length));
   if (path === "" && request.mode === "navigate") path = "index.html";
   if (request.mode === "navigate") event.waitUntil(probeServer());
-  if (path.startsWith("networks/") && url.searchParams.has("sha256")) {
-    event.respondWith(networkFile(event));
-    return;
-  }
-  if (!Object.hasOwn(FILES, path)) return; // not the app's: the network, as without a service worker
+  if (!Object.hasOwn(FILES, path)) return; // not the app's (the network's ranges): as without a service worker
   if (serverAnswers && path.startsWith("node_modules/")) return; // the browser's HTTP cache (see above)
   event.respondWith(
     caches.match(new URL(path, SCOPE), { cacheName: CACHE }).then((cached) => cached || fetch(request)),
   );
 });
-
-async function networkFile(event) {
-  const cache = await caches.open(NETWORK_CACHE);
-  const cached = await cache.match(event.request);
-  if (cached) return cached;
-  const response = await fetch(event.request);
-  if (response.ok) {
-    // Stored while the page reads its own copy (the download's progress shows as it arrives).
-    const copy = response.clone();
-    event.waitUntil(
-      (async () => {
-        for (const key of await cache.keys()) await cache.delete(key);
-        await cache.put(event.request, copy);
-      })(),
-    );
-  }
-  return response;
-}
 
 self.addEventListener("message", (event) => {
   if (event.data === "skip-waiting") {

@@ -150,14 +150,16 @@ class AiClient:
         budget_ms = float(request.get("think_ms") or 100) + float(request.get("analysis_ms") or 0)
         return _known_move(await self.call("explain", request, budget_ms))
 
-    async def call(self, function: str, request: dict[str, Any], budget_ms: float) -> dict[str, Any]:
+    async def call(self, function: str, request: dict[str, Any], budget_ms: "float | None") -> dict[str, Any]:
         """The worker's exported ``function`` on ``request`` (JSON both ways); always a dict with ``ok``.
 
         ``budget_ms`` is the time the worker was asked to take: the call is
         given up, and the worker marked for a restart, after
         ``TIMEOUT_FACTOR`` times that plus ``TIMEOUT_SLACK_S`` of the page's
         progress (``_within``), counted once the worker has built the other
-        presets' tables (``START_TIMEOUT_S`` for those).
+        presets' tables (``START_TIMEOUT_S`` for those).  ``None``: no limit,
+        for a call whose length is not the worker's to choose (the network's
+        download on a slow line); its caller watches the worker otherwise.
         """
         if not self.ready:
             return {"ok": False, "error": self.error or "the AI is not ready yet"}
@@ -168,10 +170,11 @@ class AiClient:
                 self.needs_restart = True
                 error = f"the AI did not finish building its tables within {self.start_timeout_s:g} s"
                 return {"ok": False, "error": error, "restart": True}
-        timeout = budget_ms / 1000.0 * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
+        timeout = 0.0 if budget_ms is None else budget_ms / 1000.0 * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
         try:
             exported = getattr(self.worker, function)
-            raw = await _within(exported(json.dumps(request)), timeout)
+            called = exported(json.dumps(request))
+            raw = await (_awaitable(called) if budget_ms is None else _within(called, timeout))
         except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
             self.needs_restart = True
             return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}

@@ -2,16 +2,20 @@
 
 The settings are the player's (``AiSettings``), saved under ``"ai"`` and read
 by every request ``AiControls`` sends; choosing the ``learned`` preset has the
-worker download its network first (``network_download``), the AI keeping the
-preset it had until the network is in.  The status line and the readout show
-what the AI is doing and its last decision; the status is also said through the
-view's live region.  ``AiControls`` runs the actions (hint, step, autoplay).
+worker download its network first (``network_download``), the AI playing the
+preset it had (the settings' stand-in) until the network is in.  The preset
+list and the weights show the preset the AI really plays; the choice saved is
+the player's, kept until they choose another: a download that fails is said,
+and tried again on the next load.  The download's progress has a line of its
+own (``#ai-network``), so a hint never hides it.  The status line and the
+readout show what the AI is doing and its last decision; the status is also
+said through the view's live region.  ``AiControls`` runs the actions.
 """
 
 from app.ai_client import AiClient
-from app.ai_settings import ALGORITHMS, DEFAULT_PRESET, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
+from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.glossary import MEANINGS, mark_term
-from app.network_download import download, page_folder, ready_text
+from app.network_download import download, page_folder, progress_text, ready_text
 from app.panel_focus import KeysBack
 from app.wiring import Wiring
 
@@ -58,6 +62,7 @@ class AiPanel:
         self.weights_box = el("ai-weights")
         self.reset_button = el("ai-weights-reset")
         self.readout = el("ai-readout")
+        self.network_line = el("ai-network")
         self._wiring.listen(self.algorithm_select, "change", lambda _e: self._algorithm_changed())
         self._wiring.listen(self.think_slider, "input", lambda _e: self._think_changed())
         self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
@@ -75,8 +80,8 @@ class AiPanel:
         self.network_ready = False  # a new worker: the network, if chosen, is downloaded again (or read from cache)
         wanted = self.settings.preset
         if self._needs_download(wanted):  # the player's choice comes back; meanwhile the algorithm's own plays
-            self.settings.preset = DEFAULT_PRESET[self.settings.algorithm]
-            self._wiring.spawn(self._load_network(wanted))
+            self.settings.choose_preset(wanted, available=False)
+            self._wiring.spawn(self._load_network())
         self._fill_presets()
         self._show_settings()
 
@@ -97,7 +102,7 @@ class AiPanel:
 
     def _algorithm_changed(self) -> None:
         """A new algorithm brings its own preset (``DEFAULT_PRESET``): the change is said, not made silently."""
-        before = self.settings.preset
+        before = self.settings.playing
         self.settings.choose_algorithm(str(self.algorithm_select.value))
         if self.preset_defaults:
             self.settings.restrict_to(self.preset_defaults)
@@ -110,45 +115,57 @@ class AiPanel:
         name = str(self.preset_select.value)
         if name not in self.preset_defaults:
             return
-        if self._needs_download(name) and not self.network_ready:
-            self._wiring.spawn(self._load_network(name))  # the preset applies once its network is in
-            return
-        self.settings.preset = name
-        self._show_weights()
+        waits = self._needs_download(name) and not self.network_ready
+        self.settings.choose_preset(name, available=not waits)
         self._save()
+        self._show_settings()  # a preset that waits for its network: the list goes on showing what plays
+        if waits:
+            self._wiring.spawn(self._load_network())  # the preset plays once its network is in
 
     def _needs_download(self, name: str) -> bool:
         return any(p["name"] == name and p.get("download") for p in self.client.presets)
 
-    async def _load_network(self, name: str) -> None:
+    async def _load_network(self) -> None:
         """Have the worker download the learned network, showing how far it is; then play it, or say why not.
 
-        Meanwhile the AI keeps the preset it had; a failure goes back to it.
+        Meanwhile the AI plays the stand-in; a failure is said, and the player's
+        choice stays saved (the next load tries again, as does choosing it).
         """
         if self._network_loading:
             return
         self._network_loading = True
-        self.preset_select.disabled = True
+        self._show_network(progress_text({}))
+        self.set_status(f"The AI plays {self.settings.playing} until the learned network is in.")
         try:
             base = page_folder(str(self.document.baseURI))
-            answer = await download(self.client, base, lambda text: self.set_status(text, say=""))
+            answer = await download(self.client, base, self._show_network)
         finally:
             self._network_loading = False
-            self.preset_select.disabled = False
+            self._show_network("")
         if answer.get("ok"):
             self.network_ready = True
-            if name in self.preset_defaults:
-                self.settings.preset = name
+            if self.settings.stand_in is not None and self._needs_download(self.settings.preset):
+                self.settings.arrived()
                 self._show_settings()
-                self._save()
             self.set_status(ready_text(answer))
             return
-        self.preset_select.value = self.settings.preset
-        message = f"The learned network could not be used: {answer.get('error')}. The AI keeps {self.settings.preset}."
+        playing = self.settings.playing
+        message = (
+            f"The learned network could not be used: {answer.get('error')}. The AI plays {playing} meanwhile; "
+            "the download is tried again on the next load, or when you choose learned again."
+        )
+        self._show_settings()
         self.set_status(message, error=True)
         self.view.show_notice(message, error=True)
         if answer.get("restart"):
             self.on_failure(answer)
+
+    def _show_network(self, text: str) -> None:
+        """The download's own line: ``text``, or hidden when "" (never said aloud: it changes every second)."""
+        if self.network_line is None:
+            return
+        self.network_line.textContent = text
+        self.network_line.hidden = not text
 
     def _reset_weights(self) -> None:
         self.settings.reset_weights()
@@ -172,7 +189,7 @@ class AiPanel:
         self.pause_slider.value = str(PAUSE_STEPS_MS.index(self.settings.pause_ms))
         self.pause_value.textContent = _ms(self.settings.pause_ms)
         if self.preset_defaults:
-            self.preset_select.value = self.settings.preset
+            self.preset_select.value = self.settings.playing
             self._show_weights()
 
     def _fill_presets(self) -> None:
@@ -187,10 +204,10 @@ class AiPanel:
 
     def _show_weights(self) -> None:
         """One slider per weight of the active preset, showing the player's value or the default."""
-        defaults = self.preset_defaults.get(self.settings.preset, {})
+        defaults = self.preset_defaults.get(self.settings.playing, {})
         values = self.settings.active_weights(defaults)
         self.weights_box.replaceChildren()
-        preset = next((p for p in self.client.presets if p["name"] == self.settings.preset), {})
+        preset = next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
         self.preset_select.title = str(preset.get("description", ""))
         listed = preset.get("weight_names")
         order = [name for name in listed if name in defaults] if isinstance(listed, list) else []

@@ -43,7 +43,13 @@ def slider_range(default: float) -> tuple[float, float, float]:
 
 
 class AiSettings:
-    """What the player chose for the AI; ``weights`` holds only the weights changed from a preset's defaults."""
+    """What the player chose for the AI; ``weights`` holds only the weights changed from a preset's defaults.
+
+    ``preset`` is the player's choice, the one saved; ``stand_in``, when set,
+    is the preset the AI plays meanwhile (the chosen one's network is not in
+    yet, or failed): ``playing`` is what requests use, the weights sliders
+    edit and the page shows, and it is never saved in the choice's place.
+    """
 
     def __init__(
         self,
@@ -58,6 +64,12 @@ class AiSettings:
         self.algorithm = algorithm
         self.preset = preset
         self.weights: dict[str, dict[str, float]] = {} if weights is None else weights
+        self.stand_in: str | None = None
+
+    @property
+    def playing(self) -> str:
+        """The preset the AI plays now: the stand-in while there is one, else the player's choice."""
+        return self.stand_in or self.preset
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, AiSettings) and self.to_saved() == other.to_saved()
@@ -100,9 +112,11 @@ class AiSettings:
 
     def restrict_to(self, presets: dict[str, dict[str, float]]) -> None:
         """Drop presets and weight names the worker does not know."""
-        if self.preset not in presets:
-            # Without the algorithm's default, the first by name (MicroPython's dicts keep no order).
-            self.preset = DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets else min(presets)
+        fallback = DEFAULT_PRESET[self.algorithm] if DEFAULT_PRESET[self.algorithm] in presets else min(presets)
+        if self.preset not in presets:  # without the algorithm's default, the first by name (dicts keep no order)
+            self.preset = fallback
+        if self.stand_in is not None and self.stand_in not in presets:
+            self.stand_in = fallback
         self.weights = {
             name: {k: v for k, v in values.items() if k in presets[name]}
             for name, values in self.weights.items()
@@ -125,18 +139,30 @@ class AiSettings:
             raise ValueError(f"unknown algorithm {algorithm!r}")
         self.algorithm = algorithm
         self.preset = DEFAULT_PRESET[algorithm]
+        self.stand_in = None
+
+    def choose_preset(self, name: str, available: bool = True) -> None:
+        """The player chose ``name``; when it is not ``available`` yet (its network is downloading), the AI goes on
+        with what it plays (or the algorithm's own preset) as the stand-in until ``arrived``."""
+        keep = self.playing if self.playing != name else DEFAULT_PRESET[self.algorithm]
+        self.preset = name
+        self.stand_in = None if available else keep
+
+    def arrived(self) -> None:
+        """The chosen preset's network is in: the AI plays the player's choice."""
+        self.stand_in = None
 
     def active_weights(self, defaults: dict[str, float]) -> dict[str, float]:
-        """The active preset's weights: its defaults with the player's changes on top."""
+        """The playing preset's weights: its defaults with the player's changes on top."""
         weights = dict(defaults)
-        weights.update(self.weights.get(self.preset, {}))
+        weights.update(self.weights.get(self.playing, {}))
         return weights
 
     def set_weight(self, name: str, value: float) -> None:
-        self.weights.setdefault(self.preset, {})[name] = float(value)
+        self.weights.setdefault(self.playing, {})[name] = float(value)
 
     def reset_weights(self) -> None:
-        self.weights.pop(self.preset, None)
+        self.weights.pop(self.playing, None)
 
     def request(self, rows: list[list[int]]) -> dict[str, Any]:
         """A ``think`` request for the worker (see ``py/app/ai_worker.py``)."""
@@ -145,6 +171,6 @@ class AiSettings:
             "think_ms": self.think_ms,
             "depth": None,
             "algorithm": self.algorithm,
-            "preset": self.preset,
-            "weights": dict(self.weights.get(self.preset, {})),
+            "preset": self.playing,
+            "weights": dict(self.weights.get(self.playing, {})),
         }

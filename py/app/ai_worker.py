@@ -33,9 +33,11 @@ CPython exactly as the worker runs it.
   for the page's sliders (``download``: the preset needs ``load_network``).
 * ``load_network(request_json) -> answer_json`` (async): request
   ``{"base": the page's folder URL}``; downloads, checks and installs the
-  learned network (``evaluation.network_loader``); answer ``{"ok": true, "bytes",
-  "shape", "greedy"}`` or ``{"ok": false, "error"}``.  ``network_progress()``
-  answers ``{"ok": true, "stage", "loaded", "total"}`` while it runs.
+  learned network (``evaluation.network_loader``: in ranges, resumed after a
+  dropped connection, kept in the ``2048-network`` cache once checked);
+  answer ``{"ok": true, "bytes", "shape", "greedy", "cached", "dropped"}`` or
+  ``{"ok": false, "error"}``.  ``network_progress()`` answers ``{"ok": true,
+  "stage", "loaded", "total", "rate", "left_s", "resumed"}`` while it runs.
 * ``ready() -> "ok"``: builds every table the searches use and warms the
   searches up, so that the first ``think`` takes the time it is given and not
   a table build on top.
@@ -218,9 +220,7 @@ async def load_network(request_json: str) -> str:
         base = request.get("base") if isinstance(request, dict) else None
         if not isinstance(base, str) or not base.endswith("/"):
             raise NetworkError(f"load_network needs the page's folder as 'base', ending in '/'; got {base!r}")
-        from js import fetch  # the browser's, in the worker
-
-        answer = {**(await _loader.load(base, fetch)), "ok": True}
+        answer = {**(await _loader.load(base, _browser_fetch(), _browser_store())), "ok": True}
     except NetworkError as exc:
         answer = {"ok": False, "error": str(exc)}
     except Exception as exc:  # noqa: BLE001 - a bug reaches the page as a message, the worker lives on
@@ -228,6 +228,59 @@ async def load_network(request_json: str) -> str:
     if answer["ok"]:
         _freeze()
     return json.dumps(answer)
+
+
+NETWORK_CACHE = "2048-network"
+"""The Cache Storage the learned network is kept in once checked (one file: the last one), for offline play."""
+
+
+def _browser_fetch() -> Callable[[str, dict[str, str]], Any]:
+    """The browser's ``fetch`` as the loader calls it: ``(url, headers)``, never from the HTTP cache (the checked
+    file is kept in ``NETWORK_CACHE``; a range of a stale copy must not mix with a new one)."""
+    from js import Object, fetch  # the browser's, in the worker
+    from pyodide.ffi import to_js
+
+    def range_fetch(url: str, headers: dict[str, str]) -> Any:
+        options = {"headers": headers, "cache": "no-store"}
+        return fetch(url, to_js(options, dict_converter=Object.fromEntries))
+
+    return range_fetch
+
+
+class _CacheStore:
+    """``NETWORK_CACHE`` as the loader's store: ``read`` (a Response or None), ``keep`` (replaces all), ``drop``."""
+
+    def __init__(self, caches: Any) -> None:
+        self.caches = caches
+
+    async def read(self, url: str) -> Any:
+        cache = await self.caches.open(NETWORK_CACHE)
+        return (await cache.match(url)) or None
+
+    async def keep(self, url: str, data: bytearray) -> None:
+        from js import Object, Response, Uint8Array
+        from pyodide.ffi import to_js
+
+        cache = await self.caches.open(NETWORK_CACHE)
+        for key in await cache.keys():
+            await cache.delete(key)
+        body = Uint8Array.new(len(data))
+        body.assign(data)
+        headers = {"Content-Type": "application/octet-stream", "Content-Length": str(len(data))}
+        await cache.put(url, Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries)))
+
+    async def drop(self, url: str) -> None:
+        cache = await self.caches.open(NETWORK_CACHE)
+        await cache.delete(url)
+
+
+def _browser_store() -> Any:
+    """The worker's ``NETWORK_CACHE``, or None where the browser has no Cache Storage (the file is not kept)."""
+    try:
+        from js import caches
+    except ImportError:
+        return None
+    return _CacheStore(caches) if caches is not None else None
 
 
 def evaluation_speed(request_json: str) -> str:
@@ -273,7 +326,8 @@ def heap_bytes(_request_json: str = "{}") -> str:
 
 
 def network_progress(_request_json: str = "{}") -> str:
-    """Where ``load_network`` stands: ``{"ok": true, "stage", "loaded", "total"}`` (bytes), as JSON."""
+    """Where ``load_network`` stands: ``{"ok": true, "stage", "loaded", "total", "rate", "left_s", "resumed"}``
+    (bytes, bytes a second, seconds; ``left_s`` -1 while unknown), as JSON."""
     progress = _loader.progress if _loader is not None else {"stage": "idle", "loaded": 0, "total": 0}
     return json.dumps({**progress, "ok": True})
 

@@ -88,3 +88,23 @@ def test_numbers_too_large_for_a_float_are_replaced_by_defaults():
 def test_far_off_numbers_keep_their_side_of_the_range():
     settings = AiSettings.from_saved({"think_ms": 1e308, "pause_ms": -1e308})
     assert settings.think_ms == THINK_STEPS_MS[-1] and settings.pause_ms == PAUSE_STEPS_MS[0]
+
+
+def test_a_preset_waiting_for_its_network_is_saved_while_its_stand_in_plays_and_takes_the_sliders() -> None:
+    settings = AiSettings.from_saved({"preset": "learned"})
+    settings.choose_preset("learned", available=False)  # a new worker: the network is downloaded again
+    assert settings.playing == "classic" and settings.request([[0] * 4] * 4)["preset"] == "classic"
+    settings.set_weight("empty", 3.0)  # a slider moved meanwhile: the stand-in's weight, the choice kept
+    assert settings.to_saved()["preset"] == "learned"
+    assert settings.weights == {"classic": {"empty": 3.0}}
+    assert settings.request([[0] * 4] * 4)["weights"] == {"empty": 3.0}
+    settings.arrived()
+    assert settings.playing == "learned" and settings.request([[0] * 4] * 4)["weights"] == {}
+    settings.choose_preset("rows")
+    assert settings.playing == settings.preset == "rows" and settings.stand_in is None
+    settings.choose_preset("learned", available=False)
+    assert settings.stand_in == "rows"  # what played goes on playing
+    settings.restrict_to({"classic": {}, "learned": {}})
+    assert settings.stand_in == "classic" and settings.preset == "learned"
+    settings.choose_algorithm("expectimax")
+    assert settings.playing == settings.preset == "rows" and settings.stand_in is None

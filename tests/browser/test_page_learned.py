@@ -1,4 +1,5 @@
-"""The learned evaluation in the page: downloaded when chosen, with its progress; a bad file is refused."""
+"""The learned evaluation in the page: downloaded when chosen, in ranges, with its progress; kept once checked; a bad
+file is refused."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pagekit import wait_ai_ready, wait_decisions
 ROOT = Path(__file__).resolve().parents[2]
 NETWORK = (ROOT / "networks" / "4x6.ntn").read_bytes()
 
-WATCH_STATUS = """() => { window.statuses = [];
-    new MutationObserver(() => window.statuses.push(document.getElementById('ai-status').textContent))
-        .observe(document.getElementById('ai-status'), {childList: true, characterData: true, subtree: true}); }"""
+WATCH_NETWORK_LINE = """() => { window.networkLines = [];
+    new MutationObserver(() => window.networkLines.push(document.getElementById('ai-network').textContent))
+        .observe(document.getElementById('ai-network'), {childList: true, characterData: true, subtree: true}); }"""
 
 
 def _network_requests(run) -> list[str]:  # type: ignore[no-untyped-def]
@@ -24,7 +25,7 @@ def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_pl
     wait_ai_ready(page)
     assert _network_requests(run) == []  # the first load does not fetch it
     assert "downloads its network" in page.text_content("#ai-preset option[value=learned]")
-    page.evaluate(WATCH_STATUS)
+    page.evaluate(WATCH_NETWORK_LINE)
     # A line of 4 MB/s (a good phone connection): the download takes seconds, and shows how far it is.
     cdp = run.context.new_cdp_session(page)
     cdp.send("Network.enable")
@@ -41,10 +42,12 @@ def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_pl
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
     )
-    statuses = page.evaluate("window.statuses")
-    assert any(s.startswith("Downloading the learned network") and " MB" in s for s in statuses), statuses
+    lines = page.evaluate("window.networkLines")
+    total = f"of {round(len(NETWORK) / 1000):,} KB"
+    assert any(s.startswith("Downloading the learned network: ") and total in s for s in lines), lines
     assert f"{len(NETWORK) / 1e6:.1f} MB" in page.text_content("#ai-status")
-    assert len(_network_requests(run)) == 1
+    asked = _network_requests(run)  # in ranges, all of one address
+    assert len(set(asked)) == 1 and len(asked) >= 2
     page.keyboard.press("e")  # the explorer: the root values, and what the network sees after the move
     page.keyboard.press("n")
     wait_decisions(page, 1, timeout_ms=60_000)
@@ -53,12 +56,13 @@ def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_pl
     page.wait_for_selector("#explorer-patterns", state="visible", timeout=30_000)
     assert page.locator("#explorer-patterns td.heat").count() == 16
     assert "What the network sees after" in page.text_content("#explorer-patterns-title")
-    # The choice is kept: after a reload the network comes back by itself and the AI plays it again.
+    # The choice is kept: after a reload the network comes back by itself, from the copy kept once checked.
     run.reload()
     wait_ai_ready(page)
     page.wait_for_function(
         "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
     )
+    assert len(_network_requests(run)) == len(asked)
     page.keyboard.press("n")
     wait_decisions(page, 1, timeout_ms=60_000)
     assert page.get_attribute("#ai-readout", "data-preset") == "learned"
@@ -81,7 +85,7 @@ def test_a_network_cut_short_is_refused_with_a_message_and_the_ai_keeps_its_pres
         "document.getElementById('ai-status').textContent.includes('could not be used')", timeout=60_000
     )
     status = page.text_content("#ai-status")
-    assert "cut short" in status and "The AI keeps classic" in status, status
+    assert "cut at 100,000 bytes" in status and "The AI plays classic meanwhile" in status, status
     assert page.input_value("#ai-preset") == "classic"
     assert not page.is_disabled("#ai-preset")
     page.keyboard.press("i")
