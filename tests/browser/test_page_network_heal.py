@@ -218,3 +218,61 @@ def test_a_download_at_20_kb_s_resumes_across_a_dropped_connection_while_the_ai_
     wait_decisions(page, 2, timeout_ms=60_000)
     assert page.get_attribute("#ai-readout", "data-preset") == "learned"
     assert run.errors == []
+
+
+@pytest.mark.parametrize(
+    "bad, said",
+    [
+        (lambda data: data[:-1] + bytes([data[-1] ^ 1]), "(a changed byte)"),
+        (lambda data: data[:100_000], "cut at 100,000 bytes: its manifest says"),
+        (lambda data: data * 2, "larger than its manifest says: {double:,} bytes, not {size:,}; refused before"),
+    ],
+    ids=["changed-byte", "cut", "larger"],
+)
+def test_a_bad_file_is_said_truly_kept_nowhere_and_the_next_choice_fetches_it_again(open_page, fresh_script, bad, said):
+    data, manifest = small_network()
+    fresh_script.files = {"networks/4x6.ntn": bad(data), "networks/4x6.json": manifest}
+    run = open_page("seed=9")
+    page = run.page
+    wait_ai_ready(page)
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(FAILED, timeout=60_000)
+    status = page.text_content("#ai-status")
+    assert said.format(size=len(data), double=2 * len(data)) in status, status
+    assert _kept_networks(page) == 0
+    assert page.input_value("#ai-preset") == "classic"
+    fresh_script.files["networks/4x6.ntn"] = data  # the server is fixed: choosing it again fetches it again
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(READY, timeout=60_000)
+    assert _kept_networks(page) == 1 and page.input_value("#ai-preset") == "learned"
+    assert run.errors == []
+
+
+def test_a_bad_copy_an_older_page_kept_is_dropped_said_and_downloaded_again(open_page, fresh_script):
+    data, manifest = small_network()
+    fresh_script.files = {"networks/4x6.ntn": data, "networks/4x6.json": manifest}
+    run = open_page("seed=10", service_workers="allow")
+    page = run.page
+    wait_ai_ready(page)
+    digest = json.loads(manifest)["sha256"]
+    page.evaluate(  # what the service worker of before kept: any answer of status 200, here an error page
+        """digest => caches.open('2048-network').then(cache => cache.put(
+            new URL('networks/4x6.ntn?sha256=' + digest, document.baseURI),
+            new Response('<!DOCTYPE html><html>Bad gateway</html>', {headers: {'Content-Type': 'text/html'}})))""",
+        digest,
+    )
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(READY, timeout=120_000)
+    status = page.text_content("#ai-status")
+    assert "The copy this browser kept was bad" in status and "not a network file" in status, status
+    assert fresh_script.network_requests  # fetched afresh
+    kept = page.evaluate(
+        """digest => caches.open('2048-network').then(cache => cache.match(
+            new URL('networks/4x6.ntn?sha256=' + digest, document.baseURI))).then(r => r.arrayBuffer())
+            .then(b => b.byteLength)""",
+        digest,
+    )
+    assert kept == len(data)
+    assert run.errors == []
