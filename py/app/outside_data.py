@@ -24,9 +24,10 @@ MAX_INT_DIGITS = 30
 MAX_INT_CHARS = 10_000
 """The longest text read as a whole number (leading zeros and spaces included); a longer one is refused unread."""
 _INT_LIMIT = 10**MAX_INT_DIGITS
+_NUMBER_TYPES = (int, float)
+MAX_DATE_MS = 8_640_000_000_000_000
+"""The last moment a browser's ``Date`` holds (ms since 1970, in the year 275760): a later time is no date."""
 DIGITS = "0123456789"
-SCALAR_CHARS = DIGITS + "-+.eE" + "truefalsn" + ",: \t\r\n"
-"""What JSON holds between its brackets outside strings: numbers, literals, separators and whitespace."""
 
 
 class BadData(ValueError):
@@ -37,23 +38,20 @@ def nesting_depth_exceeds(text: str, limit: int) -> bool:
     """Whether JSON ``text`` nests arrays and objects more than ``limit`` deep (brackets in strings don't count).
 
     A plain scan, so that no recursion happens before the depth is known; texts
-    with fewer opening brackets than ``limit`` skip the scan.  It reads only
-    what is left of the text without its strings, numbers, literals and
-    separators (removed by ``str`` methods, far faster than a loop in MicroPython).
+    with fewer opening brackets than ``limit`` skip the scan.  The depth is
+    deepest just before a closing bracket, so the text (without its strings) is
+    cut at each closing bracket and the opening ones counted piece by piece:
+    ``str`` methods, and a loop as long as the text has containers, far faster
+    than a loop over every character in MicroPython.
     """
     if text.count("[") + text.count("{") <= limit:
         return False
-    structure = _outside_strings(text)
-    for char in SCALAR_CHARS:
-        structure = structure.replace(char, "")
-    depth = 0
-    for char in structure:
-        if char in "[{":
-            depth += 1
-            if depth > limit:
-                return True
-        elif char in "]}":
-            depth -= 1
+    structure = _outside_strings(text).replace("{", "[").replace("}", "]")
+    opened = 0
+    for closed, piece in enumerate(structure.split("]")):
+        opened += piece.count("[")
+        if opened - closed > limit:
+            return True
     return False
 
 
@@ -97,20 +95,22 @@ def check_numbers(value: Any) -> None:
     pending = [value]
     while pending:
         item = pending.pop()
-        if isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            try:
-                if sum(map(abs, item)) < _INT_LIMIT:
-                    continue  # only numbers, all small: the common case, checked at C speed
-            except TypeError:  # not only numbers
-                pass
+        kind = type(item)  # json.loads makes exactly these types; one look, not a chain of isinstance
+        if kind is list:
+            if item and type(item[0]) in _NUMBER_TYPES:  # likely only numbers: then checked at C speed
+                try:
+                    if sum(map(abs, item)) < _INT_LIMIT:
+                        continue  # only numbers, all small: the common case
+                except TypeError:  # not only numbers (an exception costs, in MicroPython in a browser)
+                    pass
             pending.extend(item)
-        elif isinstance(item, float) and math.isnan(item):
+        elif kind is dict:
+            pending.extend(item.values())
+        elif kind is float and item != item:
             raise BadData("it holds NaN, which is not a number")
-        elif isinstance(item, float) and math.isinf(item):
+        elif kind is float and item - item != 0.0:  # infinity less itself is NaN
             raise BadData("it holds a number too large for the page")
-        elif isinstance(item, int) and abs(item) >= _INT_LIMIT:
+        elif kind is int and not -_INT_LIMIT < item < _INT_LIMIT:
             raise BadData(f"it holds a number with {len(str(abs(item)))} digits")
 
 
@@ -145,6 +145,31 @@ def finite_number(value: Any) -> float | None:
     except OverflowError:  # an int too large for a float
         return None
     return number if math.isfinite(number) else None
+
+
+def date_ms(value: Any) -> "float | None":
+    """``value`` as ms since 1970 that a browser's ``Date`` can show (0 to ``MAX_DATE_MS``); else ``None``."""
+    number = finite_number(value)
+    return number if number is not None and 0 <= number <= MAX_DATE_MS else None
+
+
+def date_problem(summary: "dict[str, Any]") -> "str | None":
+    """Why a game's ``started`` or ``ended`` (a ``summary_of`` row) is no date a browser can show; ``None`` if both are.
+
+    ``summary_of`` takes any finite number of ms; a browser's ``Date`` ends in the
+    year 275760, and the table of games words each start as a date.
+    """
+    for field, words in (("started", "start"), ("ended", "end")):
+        value = summary.get(field)
+        if value is not None and date_ms(value) is None:
+            return f"its {words} time ({_number_text(value)} ms since 1970) is not a date"
+    return None
+
+
+def _number_text(value: Any) -> str:
+    """A number for a message, the same in MicroPython and CPython (four significant digits)."""
+    number = finite_number(value)
+    return "too large a number" if number is None else f"{number:.4g}"
 
 
 def _first_line(exc: BaseException) -> str:

@@ -8,7 +8,17 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from app.outside_data import BadData, finite_number, nesting_depth_exceeds, read_int, read_json
+from app.outside_data import (
+    MAX_DATE_MS,
+    BadData,
+    check_numbers,
+    date_ms,
+    date_problem,
+    finite_number,
+    nesting_depth_exceeds,
+    read_int,
+    read_json,
+)
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(),
@@ -123,6 +133,28 @@ def test_finite_numbers():
     assert finite_number(3) == 3.0 and finite_number(2.5) == 2.5
     for value in (True, None, "3", 10**400, float("inf"), float("nan"), [1]):
         assert finite_number(value) is None, value
+
+
+def test_a_time_is_a_date_only_within_what_a_browser_date_holds():
+    assert date_ms(0) == 0 and date_ms(1_700_000_000_000) == 1_700_000_000_000 and date_ms(MAX_DATE_MS) == MAX_DATE_MS
+    for value in (None, -1, MAX_DATE_MS + 1, 1e20, 10**400, float("inf"), float("nan"), True, "1"):
+        assert date_ms(value) is None, value
+    row = {"started": 1_700_000_000_000, "ended": None}
+    assert date_problem(row) is None and date_problem({}) is None
+    assert date_problem(dict(row, started=1e20)) == "its start time (1e+20 ms since 1970) is not a date"
+    assert date_problem(dict(row, ended=-5)) == "its end time (-5 ms since 1970) is not a date"
+    assert date_problem(dict(row, ended=10**400)) == "its end time (too large a number ms since 1970) is not a date"
+
+
+@given(json_values, st.sampled_from([float("nan"), float("inf"), -float("inf"), 10**30, -(10**31)]))
+def test_a_number_json_cannot_hold_is_found_wherever_it_is(value, bad):
+    try:
+        check_numbers(value)
+    except BadData:  # an integer of more than 30 digits: that one is found
+        return
+    for holder in ([value, bad], [bad, value], {"a": [value, {"b": bad}]}, [1, 2.5, bad], [[bad]]):
+        with pytest.raises(BadData):
+            check_numbers(holder)
 
 
 class _Unreadable(str):
