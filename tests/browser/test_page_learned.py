@@ -3,6 +3,7 @@ file is refused."""
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from pagekit import wait_ai_ready, wait_decisions
@@ -34,10 +35,12 @@ def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_pl
         {"offline": False, "latency": 20, "downloadThroughput": 4_000_000, "uploadThroughput": 1_000_000},
     )
     page.click("#weights-panel summary")
+    started = time.monotonic()
     page.select_option("#ai-preset", "learned")
     page.wait_for_function(
         "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
     )
+    downloaded_s = time.monotonic() - started
     cdp.send(
         "Network.emulateNetworkConditions",
         {"offline": False, "latency": 0, "downloadThroughput": -1, "uploadThroughput": -1},
@@ -59,10 +62,16 @@ def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_pl
     # The choice is kept: after a reload the network comes back by itself, from the copy kept once checked.
     run.reload()
     wait_ai_ready(page)
+    started = time.monotonic()
     page.wait_for_function(
         "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
     )
+    kept_s = time.monotonic() - started
     assert len(_network_requests(run)) == len(asked)
+    print(  # for docs/results.md (pytest -s)
+        f"\nlearned network, {len(NETWORK):,} bytes at 4 MB/s: ready {downloaded_s:.1f} s after the choice, "
+        f"{len(asked)} range requests; after a reload, from the kept copy: ready {kept_s:.1f} s after the AI"
+    )
     page.keyboard.press("n")
     wait_decisions(page, 1, timeout_ms=60_000)
     assert page.get_attribute("#ai-readout", "data-preset") == "learned"

@@ -172,7 +172,9 @@ def test_an_html_answer_is_refused_kept_nowhere_and_the_next_load_gets_the_real_
     run.reload()  # the server is fixed: the next load tries again, and the real file comes
     wait_ai_ready(page)
     page.wait_for_function(READY, timeout=120_000)
-    assert time.monotonic() - started < 120
+    healed_s = time.monotonic() - started
+    assert healed_s < 120
+    print(f"\nafter an HTML answer, the service worker on: the real network ready {healed_s:.1f} s after the reload")
     assert len(fresh_script.network_requests) >= 2
     assert _kept_networks(page) == 1
     assert page.input_value("#ai-preset") == "learned"
@@ -194,6 +196,7 @@ def test_a_download_at_20_kb_s_resumes_across_a_dropped_connection_while_the_ai_
     wait_ai_ready(page)
     page.evaluate(WATCH_NETWORK_LINE)
     page.click("#weights-panel summary")
+    started = time.monotonic()
     page.select_option("#ai-preset", "learned")
     page.wait_for_function("document.getElementById('ai-network').textContent.includes('KB/s')", timeout=60_000)
     # Meanwhile: the list shows what the AI plays, a hint does not hide the download, a slider keeps the choice.
@@ -208,6 +211,9 @@ def test_a_download_at_20_kb_s_resumes_across_a_dropped_connection_while_the_ai_
     assert saved["ai"]["preset"] == "learned"
 
     page.wait_for_function(READY, timeout=len(data) // 20_000 * 1000 * 4 + 60_000)
+    print(
+        f"\n{len(data):,} bytes at 20 KB/s, cut once at 60,000: ready {time.monotonic() - started:.1f} s after choosing"
+    )
     lines = page.evaluate("window.networkLines")
     assert any("resumed 1 time where the connection dropped" in line for line in lines), lines[-5:]
     assert any(f"of {round(len(data) / 1000):,} KB" in line for line in lines), lines[-5:]
