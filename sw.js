@@ -7,8 +7,9 @@
 // The browser compares that imported script byte for byte on every update check, so any change to
 // a cached file installs a new worker.  Install fetches every file, checks its SHA-256 against the
 // list and only then writes the new cache, named after the version: complete or not at all.
-// Activate deletes every other version's cache.  A page is served by one worker from one cache,
-// never a mix: offline.js reloads a page whose worker is replaced.
+// Activate deletes every other version's cache.  A new version waits until a player asks for it
+// (offline.js: "A new version is ready", Reload), which reloads that page under it; another open
+// tab says the same and runs on as it loaded until its player reloads.
 const MANIFEST = "./offline-files.js";
 importScripts(MANIFEST);
 
