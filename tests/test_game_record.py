@@ -29,11 +29,15 @@ from game2048.game_record import (
     decision_from_answer,
     decode_game,
     encode_game,
+    join_parts,
     positions,
     record_from_link,
+    record_head,
     record_of,
+    record_part,
     replay,
     resume,
+    saved_record,
     summary_of,
 )
 
@@ -425,3 +429,45 @@ def test_records_and_links_are_the_same_in_micropython():
     micro, cpython = run_both(ROUND_TRIP, RULES + ("game2048/game_record.py",))
     assert micro == cpython
     assert "check does not match" in cpython and "does not change the board" in cpython
+
+
+def _ai_game(moves: int) -> Game:
+    game = Game.new(31)
+    for number in range(moves):
+        for direction in ("left", "down", "right", "up"):
+            note = decision("alphabeta", "snake" if number % 5 else "corner", 3, 2.0) if number % 3 else None
+            if game.play(direction, note).moved:
+                break
+    return game
+
+
+def test_a_record_in_parts_joins_to_its_saved_form_and_a_longer_last_part_is_cut():
+    game = _ai_game(40)
+    history = game.history
+    parts = [
+        record_part([e[0] for e in history[at : at + 7]], [e[2] for e in history[at : at + 7]])
+        for at in range(0, 40, 7)
+    ]
+    assert join_parts(record_head(game), parts) == saved_record(game)
+    head = record_head(game)
+    game.undo()
+    assert join_parts(record_head(game), parts) == saved_record(game)  # the last part saved before its head
+    assert head["moves"] == ""
+    human = Game.new(3)
+    human.play("left")
+    assert join_parts(record_head(human), [record_part(["left"], [None])]) == saved_record(human)
+    assert record_head(Game.from_position(0x1100)) is None
+
+
+def test_parts_that_are_not_a_records_are_refused_with_the_reason():
+    head = record_head(_ai_game(3))
+    for parts, words in (
+        ([{"moves": "l"}], "parts hold 1 moves"),
+        ([7], "not a run of moves"),
+        ([{"moves": "lll", "decisions": [None]}], "not one decision per move"),
+        ([{"moves": "lll", "deciders": [], "decisions": [None, [0, 1, 1, False], None]}], "not one"),
+    ):
+        with pytest.raises(RecordError, match=words):
+            join_parts(head, parts)
+    with pytest.raises(RecordError, match="head"):
+        join_parts({"moves": ""}, [])

@@ -281,6 +281,31 @@ for seed in range(MAX_KEPT + 2):
 taken = saved.swap(played(99))
 out.append([saved.kept_count, saved.take_notices(), canon(taken.to_dict()), describe(taken)])
 out.append(canon_items(backend.items))
+
+# A tab's game in parts (app.live_parts): saved move by move, undone below a part's end, read back whole.
+from app import live_parts
+from app.saved_games import saved_form
+from game2048.game_record import decision
+
+backend = MemoryBackend()
+tab = SavedGames(Storage(backend), "t1", lambda: 5.0)
+tab.parts.size = 4
+game = Game.new(21)
+written = []
+for number in range(14):
+    for direction in ("left", "down", "right", "up"):
+        if game.play(direction, decision("expectimax", "classic", 2, 1.5) if number % 2 else None).moved:
+            break
+    tab.save(game)
+    written.append(sorted(key for key in backend.items if key.startswith("game2048:moves:")))
+for _ in range(6):
+    game.undo()
+tab.save(game)
+reader = SavedGames(Storage(backend), "t1")
+reader.parts.size = 4
+again = reader.restore_history(reader.load())
+same = canon(saved_form(again)) == canon(saved_form(game))
+out.append([written[-1], sorted(backend.items), same, live_parts.part_count(9)])
 print(json.dumps(out))
 """
 
@@ -475,7 +500,7 @@ def test_play_and_the_game_switch_behave_the_same() -> None:
 RECORDS = """
 from types_stub import Namespace
 from app.finished_games import FinishedGames
-from app.games_panel import chart_svg, games_table, summary_line
+from app.games_panel import chart_svg, games_table, more_button, refused_list, summary_line
 from app.lab_files import read_lab_file
 from app.replay_view import decision_text, share_address, spawned_cell
 from app.storage import MemoryBackend, Storage
@@ -483,16 +508,19 @@ from game2048.game_record import GameRecord, positions, summary_of
 
 lines, moves = json.loads(DATA)
 lab = read_lab_file(lines, "run.jsonl")
-out = [[label for label, _ in lab.games], lab.problems, lab.notice()]
-record = GameRecord.from_dict(lab.games[0][1])
+out = [[game.label for game in lab.games], lab.problems, lab.notice()]
+datas = [json.loads(str(lab.source.data[game.start : game.end], "utf-8"))["record"] for game in lab.games]
+record = GameRecord.from_dict(datas[0])
 steps = positions(record)
 out.append([decision_text(record, step) for step in range(len(steps))])
 out.append([spawned_cell(steps[n - 1][0], record.moves[n - 1], steps[n][0]) for n in range(1, len(steps))])
 out.append(share_address(Namespace("http://x", "/index.html", "?seed=3&a=b"), record))
-rows = [summary_of(data) for _, data in lab.games]
+rows = [summary_of(data) for data in datas]
+out.append([rows == [game.summary for game in lab.games], lab.refused])
+out.append([refused_list([("line 2", why) for _, why in lab.refused]), more_button(50, 10000)])
 out.append([chart_svg(rows), games_table(rows, "file", "Games", str), summary_line(rows)])
 finished = FinishedGames(Storage(MemoryBackend()))
-for _, data in lab.games:
+for data in datas:
     finished.add(data)
 out.append([row["seed"] for row in finished.summaries()])
 print(json.dumps(out))
@@ -512,7 +540,10 @@ def test_records_lab_files_and_the_replays_words_are_the_same() -> None:
             note = decision("alphabeta", "snake", 5, 50.0, n == 3) if n % 2 else None
             record.append(legal_moves(record._replayed().board)[0], note)
         lines.append(json.dumps({"seed": seed, "record": record.to_dict()}))
-    text = "\n".join(lines + ['{"seed": 3}', "not json", lines[0][:30]])
+    undated = json.loads(lines[1])
+    undated["record"]["started"] = 1e20
+    hostile = [json.dumps(undated), "[" * 5000 + "]" * 5000, "[" + "1," * 3000 + "1]"]
+    text = "\n".join(lines + hostile + ['{"seed": 3}', "not json", lines[0][:30]])
     micropython, cpython = json_outputs(RECORDS, {"types_stub.py": TYPES_STUB}, [text, None])
     assert micropython == cpython
     assert cpython[0] == ["seed 4", "seed 9"] and cpython[-1] == [9, 4]

@@ -23,11 +23,12 @@ except ImportError:
     pass
 
 from app.finished_games import FinishedGames
+from app.live_parts import LiveParts
 from app.outside_data import BadData
-from app.storage import GAME_KEY, KEPT_KEY, LIVE_PREFIX, Storage, live_key
+from app.storage import GAME_KEY, KEPT_KEY, LIVE_PREFIX, PART_PREFIX, TAB_CHARS, Storage, live_key, part_key
 from game2048.board import max_rank
 from game2048.game import Game, SavedStateError
-from game2048.game_record import GameRecord, RecordError, replay, resume, saved_record
+from game2048.game_record import GameRecord, RecordError, join_parts, record_head, replay, resume, saved_record
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""
@@ -112,12 +113,32 @@ def _count_of(count: int, kind: str) -> str:
 
 
 def _slot(data: Any) -> "dict[str, Any]":
-    """A tab's live slot: ``{"at": ms when saved, "game": the saved form}``."""
+    """A tab's live slot: ``{"at": ms when saved, "game": Game.to_dict(), "record": its record's head, "parts": how
+    many parts hold its moves}`` (``app.live_parts``); an older slot's ``"game"`` is the whole saved form."""
     if not isinstance(data, dict) or not isinstance(data.get("game"), dict):
         raise BadData("it is not a tab's saved game")
     at = data.get("at")
     if isinstance(at, bool) or not isinstance(at, (int, float)):
         raise BadData("it has no time of saving")
+    parts = data.get("parts", 0)
+    if isinstance(parts, bool) or not isinstance(parts, int) or not 0 <= parts <= 1000:
+        raise BadData("it does not say how many parts hold its moves")
+    return data
+
+
+def pointer_to(tab: str) -> str:
+    """``GAME_KEY``'s text when tab ``tab`` saved last: the game is in that tab's slot, stored once."""
+    return json.dumps({"live": tab})
+
+
+def is_tab_id(tab: Any) -> bool:
+    """Whether ``tab`` is a tab's id as ``app.storage.session_tab_id`` makes them."""
+    return isinstance(tab, str) and 0 < len(tab) <= 40 and all(char in TAB_CHARS for char in tab)
+
+
+def _part(data: Any) -> "dict[str, Any]":
+    if not isinstance(data, dict):
+        raise BadData("it is not a part of a game's moves")
     return data
 
 
@@ -143,12 +164,15 @@ class SavedGames:
     def __init__(self, storage: Storage, tab: str = "", clock: "Any" = None) -> None:
         """``tab``: this tab's id (its live slot; "" for none, as in tests of one tab); ``clock()``: ms now."""
         self.storage = storage
+        self.tab = tab
         self.live = live_key(tab) if tab else None
         self.clock = clock or (lambda: None)
         self._written: str | None = None  # GAME_KEY as this tab last read or wrote it
         self.kept_count = 0  # as last read or written
         self.finished = FinishedGames(storage)
         self._loaded: tuple | None = None  # (the game ``load`` returned, its saved record) until ``restore_history``
+        self.parts = LiveParts()  # which parts of the live game's moves this tab's keys hold
+        self._parts_read: tuple | None = None  # (the part texts ``load`` read, whether from this tab's keys)
 
     # -- the current game ---------------------------------------------------------------------
 
@@ -164,24 +188,77 @@ class SavedGames:
     def load(self) -> Game | None:
         """The game a reload restores, or None (nothing saved, or refused with a notice).
 
-        Its record is read later (``restore_history``): replaying a long game
-        takes a moment, which the page spends after it has become playable.
+        This tab's own slot first; else the game saved last (``GAME_KEY``: another tab's slot it points to, or a
+        whole saved game as older pages saved it).  Its record is read later (``restore_history``): replaying a
+        long game takes a moment, which the page spends after it has become playable.
         """
         self._loaded = None
+        self._parts_read = None
         if self.live is not None:
-            slot = self.storage.read_json(self.live, _slot)
-            if slot is not None:
-                try:
-                    game = self._parse_loaded(slot["game"])
-                    shared = json.dumps(slot["game"])
-                    if self.storage.get(GAME_KEY) == shared:  # this tab saved it last: it clears it when the game ends
-                        self._written = shared
-                    return game
-                except BadData as exc:
-                    self.storage.discard(self.live, self.storage.get(self.live) or "", str(exc))
-        game = self.storage.read_json(GAME_KEY, self._parse_loaded)
+            game = self._load_slot(self.tab, True)
+            if game is not None:
+                if self.storage.get(GAME_KEY) == pointer_to(self.tab):  # this tab saved last: it clears it at the end
+                    self._written = pointer_to(self.tab)
+                return game
+        value = self.storage.read_json(GAME_KEY, self._game_or_pointer)
+        if isinstance(value, str):
+            game = self._load_slot(value, False) if value != self.tab else None
+        else:
+            game = value
         self._written = self.storage.get(GAME_KEY) if game is not None else None
         return game
+
+    def _game_or_pointer(self, data: Any) -> Any:
+        """``GAME_KEY``'s value: the id of the tab whose slot holds the game saved last, or (older) that game."""
+        if isinstance(data, dict) and "live" in data and "rows" not in data:
+            if not is_tab_id(data["live"]):
+                raise BadData("it names no tab")
+            return data["live"]
+        return self._parse_loaded(data)
+
+    def _load_slot(self, tab: str, own: bool) -> Game | None:
+        """The game in tab ``tab``'s slot (this tab's if ``own``), its record kept for ``restore_history``."""
+        found = self.slot_data(tab)
+        if found is None:
+            return None
+        try:
+            game = self._parse_loaded(found[0])
+        except BadData as exc:
+            key = live_key(tab)
+            self.storage.discard(key, self.storage.get(key) or "", str(exc))
+            return None
+        self._parts_read = (found[1], own)
+        return game
+
+    def slot_data(self, tab: str) -> "tuple[dict[str, Any], list[str]] | None":
+        """(the saved form of tab ``tab``'s live game, with its record put together; the texts of its parts).
+
+        None when there is no slot (or it is refused, with a notice); a record whose parts are missing or
+        damaged is left out, and said.
+        """
+        slot = self.storage.read_json(live_key(tab), _slot)
+        if slot is None:
+            return None
+        data = dict(slot["game"])
+        texts: list[str] = []
+        head = slot.get("record")
+        if head is None or "record" in data:
+            return data, texts
+        parts = []
+        for index in range(slot.get("parts", 0)):
+            key = part_key(tab, index)
+            part = self.storage.read_json(key, _part)
+            if part is None:
+                self.storage.notices.append(RECORD_REFUSED.format(f"part {index + 1} of its moves is missing"))
+                return data, []
+            parts.append(part)
+            texts.append(self.storage.get(key) or "")
+        try:
+            data["record"] = join_parts(head, parts)
+        except RecordError as exc:
+            self.storage.notices.append(RECORD_REFUSED.format(exc))
+            return data, []
+        return data, texts
 
     def _parse_loaded(self, data: Any) -> Game:
         try:
@@ -195,9 +272,13 @@ class SavedGames:
     def restore_history(self, game: Game) -> Game:
         """``game`` with every move in its history, if it is the game ``load`` returned and its record agrees."""
         loaded, self._loaded = self._loaded, None
+        read, self._parts_read = self._parts_read, None
         if loaded is None or loaded[0] is not game:
             return game
-        return with_record(loaded[1], game, self.storage.notices)
+        restored = with_record(loaded[1], game, self.storage.notices)
+        if restored is not game and read is not None and read[0]:
+            self.parts.seed(restored, read[0], read[1])  # the parts read are not encoded again
+        return restored
 
     def finish(self, game: Game, ended: "float | None" = None) -> None:
         """Add ``game`` to the finished games (a game that has a record and at least one move)."""
@@ -208,20 +289,41 @@ class SavedGames:
     def save(self, game: Game) -> bool:
         """Save ``game`` for reloads, keeping first whatever another tab saved there; False if it failed.
 
-        The game ``load`` returned keeps the record it was saved with until ``restore_history`` has read it.
+        The game ``load`` returned is stored where it was read until ``restore_history`` has read its record:
+        saving it is nothing to do.  With a tab, the game goes to its slot (the moves in parts, of which a move
+        writes the last, ``app.live_parts``) and ``GAME_KEY`` names the slot: a game is stored once.
         """
+        if self.live is None:
+            return self._save_whole(game)
+        if self._loaded is not None and self._loaded[0] is game:
+            return True
+        head = record_head(game)
+        writes, count = self.parts.changes(game) if head is not None else ([], 0)
+        for index, text in writes:
+            if not self._write(part_key(self.tab, index), text):
+                return False
+            self.parts.written(game, index, text)
+        slot = {"at": self.clock() or 0, "game": game.to_dict(), "record": head, "parts": count}
+        if not self._write(self.live, json.dumps(slot)):
+            return False
+        for index in self.parts.trimmed(count):
+            self.storage.remove(part_key(self.tab, index))
+        pointer = pointer_to(self.tab)
+        if self.storage.get(GAME_KEY) != pointer:
+            self._write(GAME_KEY, pointer)  # if it fails, a new tab opens an older game; this one is saved
+        self._written = pointer
+        return True
+
+    def _save_whole(self, game: Game) -> bool:
+        """Save ``game`` whole in ``GAME_KEY`` (no tab: one tab's tests, as the page saved before tabs)."""
         data = saved_form(game)
         if self._loaded is not None and self._loaded[0] is game and "record" not in data:
             record = self._loaded[1].get("record")
             if record is not None:
                 data["record"] = record
         raw = json.dumps(data)
-        if self.live is not None:
-            slot = json.dumps({"at": self.clock() or 0, "game": data})
-            if not self._write(self.live, slot):
-                return False
         if not self._write(GAME_KEY, raw):
-            return self.live is not None  # this tab's own slot holds it; a new tab opens an older game
+            return False
         self._written = raw
         return True
 
@@ -267,9 +369,16 @@ class SavedGames:
         """Forget the current game (a finished game is not restored, as in the original)."""
         if self.live is not None:
             self.storage.remove(self.live)
+            self.remove_parts(self.tab)
+            self.parts.forget()
         if self.storage.get(GAME_KEY) == self._written:  # not if another tab saved its game there since
             self.storage.remove(GAME_KEY)
         self._written = None
+
+    def remove_parts(self, tab: str) -> None:
+        """Remove every part of tab ``tab``'s moves."""
+        for key in self.storage.keys(PART_PREFIX + tab + ":"):
+            self.storage.remove(key)
 
     # -- other tabs ---------------------------------------------------------------------------
 
@@ -284,17 +393,24 @@ class SavedGames:
             slot = self.storage.read_json(key, _slot)
             if slot is None or now - float(slot["at"]) < ORPHAN_MS:
                 continue
+            self.fold(key[len(LIVE_PREFIX) :])
+
+    def fold(self, tab: str) -> None:
+        """Keep the game in tab ``tab``'s slot if it is worth keeping (said), and free the slot and its parts."""
+        found = self.slot_data(tab)
+        if found is not None:
             try:
-                game = parse_game(slot["game"])
+                game = parse_game(found[0])
+                if worth_keeping(game) and self.keep(game, found[0]):
+                    self.storage.notices.append(
+                        f"A game left in a tab closed earlier ({describe(game)}) is kept: "
+                        "\u201cResume kept game\u201d (B) brings it back."
+                    )
             except BadData as exc:
+                key = live_key(tab)
                 self.storage.discard(key, self.storage.get(key) or "", str(exc))
-                continue
-            if worth_keeping(game) and self.keep(game, slot["game"]):
-                self.storage.notices.append(
-                    f"A game left in a tab closed earlier ({describe(game)}) is kept: "
-                    "\u201cResume kept game\u201d (B) brings it back."
-                )
-            self.storage.remove(key)
+        self.storage.remove(live_key(tab))
+        self.remove_parts(tab)
 
     # -- kept games ---------------------------------------------------------------------------
 

@@ -31,6 +31,8 @@ SETTINGS_KEY = PREFIX + "settings"
 GAMES_KEY = PREFIX + "games"
 LIVE_PREFIX = PREFIX + "live:"
 """Each tab's own live game: ``game2048:live:<tab>`` (``live_key``), so tabs never write over each other's game."""
+PART_PREFIX = PREFIX + "moves:"
+"""The moves of a tab's live game, in parts (``app.live_parts``): ``game2048:moves:<tab>:<part>`` (``part_key``)."""
 TAB_KEY = PREFIX + "tab"
 """The tab's id, in sessionStorage: it survives the tab's reloads and no other tab has it."""
 TAB_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -40,6 +42,11 @@ TAB_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 def live_key(tab: str) -> str:
     """The key of the live game of tab ``tab``."""
     return LIVE_PREFIX + tab
+
+
+def part_key(tab: str, index: int) -> str:
+    """The key of part ``index`` of the moves of tab ``tab``'s live game."""
+    return PART_PREFIX + tab + ":" + str(index)
 
 
 def discarded_key(key: str) -> str:
@@ -61,8 +68,15 @@ A saved game carries its record (about 20 characters a move of the AI's, 2 of a 
 of 10,000 moves fits in ``GAME_KEY``; ``app.finished_games`` keeps ``GAMES_KEY`` well below its limit."""
 
 
+PART_LIMITS = (100_000, 4)
+"""A part of a live game's moves: about 20 characters a move of the AI's, a few hundred moves."""
+
+
 def limits_of(key: str) -> tuple[int, int]:
-    """``JSON_LIMITS`` of ``key``; a tab's live game is a saved game in a small wrapper, one level deeper."""
+    """``JSON_LIMITS`` of ``key``; a tab's live game is a saved game in a small wrapper, one level deeper, and a part
+    of its moves holds at most ``app.live_parts.PART_MOVES`` of them."""
+    if key.startswith(PART_PREFIX):
+        return PART_LIMITS
     if key.startswith(LIVE_PREFIX):
         max_chars, max_depth = JSON_LIMITS[GAME_KEY]
         return max_chars + 100, max_depth + 1
@@ -75,6 +89,7 @@ MAX_BEST = 10**9
 WHAT = {
     GAME_KEY: "Your saved game",
     LIVE_PREFIX: "This tab's saved game",
+    PART_PREFIX: "A part of a saved game's moves",
     KEPT_KEY: "Your kept games",
     BEST_KEY: "Your best score",
     SETTINGS_KEY: "Your saved AI settings",
@@ -258,7 +273,8 @@ class Storage:
             if self.set(kept_as, raw)
             else " It could not be kept: this browser's storage is full."
         )
-        what = WHAT.get(LIVE_PREFIX if key.startswith(LIVE_PREFIX) else key, key)
+        kind = LIVE_PREFIX if key.startswith(LIVE_PREFIX) else PART_PREFIX if key.startswith(PART_PREFIX) else key
+        what = WHAT.get(kind, key)
         self.notices.append(f"{what} could not be used ({reason}), so it was set aside.{where}")
 
     # -- best score and settings --------------------------------------------------------------

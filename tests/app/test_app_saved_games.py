@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from app.saved_games import MAX_KEPT, SavedGames, describe, saved_form
 from app.storage import DISCARDED_KEY, GAME_KEY, KEPT_KEY, MemoryBackend, Storage, live_key
 from game2048.game import Game
+from game2048.game_record import decision, record_from_link
 
 
 def played(seed: int, moves: int = 6) -> Game:
@@ -63,13 +65,19 @@ def test_a_save_never_files_another_tabs_game_and_each_tab_keeps_its_own():
     theirs.load()
     other = played(2, moves=9)
     theirs.save(other)  # the other tab's game is the one a new tab opens now
-    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(other)
+    assert json.loads(backend.getItem(GAME_KEY)) == {"live": "theirs"}
     game = played(1, moves=7)
     mine.save(game)
-    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(game)
+    assert json.loads(backend.getItem(GAME_KEY)) == {"live": "mine"}  # the game is stored once, in its slot
     assert mine.kept() == [] and mine.take_notices() == [] and theirs.take_notices() == []
-    assert json.loads(backend.getItem(live_key("mine")))["game"] == saved_form(game)
-    assert json.loads(backend.getItem(live_key("theirs")))["game"] == saved_form(other)
+    assert stored(backend, "mine") == saved_form(game)
+    assert stored(backend, "theirs") == saved_form(other)
+
+
+def stored(backend: MemoryBackend, tab: str) -> dict | None:
+    """The saved form of tab ``tab``'s game as its slot and parts hold it."""
+    found = SavedGames(Storage(backend), "reader").slot_data(tab)
+    return None if found is None else found[0]
 
 
 def test_a_reload_brings_back_this_tabs_game_whatever_another_tab_saved_since():
@@ -90,7 +98,9 @@ def test_a_finished_game_clears_its_slot_and_leaves_another_tabs_game():
     theirs.save(played(2))
     mine.clear()
     assert backend.getItem(live_key("mine")) is None
-    assert json.loads(backend.getItem(GAME_KEY)) == saved_form(played(2)) and mine.kept() == []
+    assert json.loads(backend.getItem(GAME_KEY)) == {"live": "theirs"} and mine.kept() == []
+    assert stored(backend, "theirs") == saved_form(played(2))
+    assert not [key for key in backend.items if key.startswith("game2048:moves:mine")]  # its parts too
     theirs.clear()  # the last game saved, its own: a new tab starts afresh
     assert backend.getItem(GAME_KEY) is None
 
@@ -167,3 +177,95 @@ def test_a_saved_game_with_a_damaged_score_is_rebuilt_from_its_record():
     data["rows"][0][0] = 4096  # a board the record does not reach: refused whole, as before
     backend.setItem(GAME_KEY, json.dumps(data))
     assert _saved(backend).load() is None
+
+
+LONG_GAME = Path(__file__).resolve().parents[1] / "data" / "long_game.txt"
+
+
+def long_game(moves: int) -> Game:
+    """The first ``moves`` moves of the long seeded game of ``tests/data``, every third move without an AI's note."""
+    record = record_from_link(LONG_GAME.read_text(encoding="utf-8").strip())
+    game = Game.new(record.seed)
+    for number, direction in enumerate(record.moves[:moves]):
+        if game.paused_at_win:
+            game.continue_after_win()
+        game.play(direction, decision("expectimax", "classic", 3, 1.5) if number % 3 else None)
+    return game
+
+
+class CountingBackend(MemoryBackend):
+    """A backend that counts the characters written."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = 0
+
+    def setItem(self, key: str, value: str) -> None:  # noqa: N802
+        self.written += len(key) + len(value)
+        super().setItem(key, value)
+
+
+def test_a_move_writes_one_part_and_the_slot_at_any_length_and_the_game_comes_back_whole():
+    backend = CountingBackend()
+    saved = SavedGames(Storage(backend), "mine", lambda: 1.0)
+    costs = []
+    for moves in (1, 1_200):
+        game = long_game(moves)
+        saved.save(game)
+        backend.written = 0
+        for direction in ("left", "down", "right", "up"):
+            if game.play(direction).moved:
+                break
+        saved.save(game)
+        costs.append(backend.written)
+    assert costs[1] < costs[0] + 6_000  # a part of at most 250 moves more; the whole record is 15,000 characters
+    reloaded = SavedGames(Storage(backend), "mine")
+    restored = reloaded.restore_history(reloaded.load())
+    assert saved_form(restored) == saved_form(game) and len(restored.history) == game.moves
+
+
+def test_an_undo_below_a_parts_end_rewrites_that_part_and_drops_those_beyond():
+    backend = MemoryBackend()
+    saved = SavedGames(Storage(backend), "mine", lambda: 1.0)
+    game = long_game(510)
+    saved.save(game)
+    assert backend.getItem("game2048:moves:mine:2") is not None
+    for _ in range(20):
+        game.undo()
+    for direction in ("up", "right", "down", "left"):
+        if game.play(direction).moved:
+            break
+    saved.save(game)
+    assert backend.getItem("game2048:moves:mine:2") is None  # 491 moves: two parts
+    reloaded = SavedGames(Storage(backend), "mine")
+    assert saved_form(reloaded.restore_history(reloaded.load())) == saved_form(game)
+
+
+def test_a_new_tab_opens_the_last_game_without_copying_it_and_copies_its_parts_when_it_moves():
+    backend = CountingBackend()
+    theirs = SavedGames(Storage(backend), "theirs", lambda: 1.0)
+    game = long_game(300)
+    theirs.save(game)
+    mine = SavedGames(Storage(backend), "mine", lambda: 2.0)
+    opened = mine.load()
+    backend.written = 0
+    assert mine.save(opened) and backend.written == 0  # as it was opened: stored once, in the other tab's slot
+    opened = mine.restore_history(opened)
+    assert saved_form(opened) == saved_form(game)
+    for direction in ("left", "down", "right", "up"):
+        if opened.play(direction).moved:
+            break
+    mine.save(opened)
+    assert stored(backend, "mine") == saved_form(opened)
+
+
+def test_a_missing_part_leaves_the_game_without_its_record_and_says_so():
+    backend = MemoryBackend()
+    saved = SavedGames(Storage(backend), "mine", lambda: 1.0)
+    game = long_game(300)
+    saved.save(game)
+    backend.removeItem("game2048:moves:mine:0")
+    reloaded = SavedGames(Storage(backend), "mine")
+    restored = reloaded.restore_history(reloaded.load())
+    assert restored.to_dict() == game.to_dict() and restored.history == []
+    assert "part 1 of its moves is missing" in " ".join(reloaded.take_notices())

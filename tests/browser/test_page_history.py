@@ -3,6 +3,7 @@
 import json
 
 from pagekit import engine_rows, read_board, read_score, replay, wait_ai_ready, wait_decisions, wait_settled
+from storage_kit import SAVED_MOVES_JS, saved_game
 
 from game2048 import board as B
 from game2048.game import Game
@@ -72,7 +73,7 @@ def test_undo_during_autoplay_stops_it(open_page):
 
 
 def _saved_game(page) -> dict:
-    return json.loads(page.evaluate("localStorage.getItem('game2048:game')"))
+    return saved_game(page)
 
 
 def test_the_saved_game_holds_its_record_and_undo_reaches_back_after_a_reload(open_page):
@@ -82,7 +83,7 @@ def test_the_saved_game_holds_its_record_and_undo_reaches_back_after_a_reload(op
     _press(page, PLAYED[:2])
     wait_settled(page)
     page.keyboard.press("n")  # one AI move: its decision goes into the record
-    page.wait_for_function("JSON.parse(localStorage.getItem('game2048:game')).record.moves.length === 3")
+    page.wait_for_function(SAVED_MOVES_JS, arg=3)
     wait_settled(page)
     record = _saved_game(page)["record"]
     assert record["seed"] == 23 and len(record["moves"]) == 3 == replay(Game.new(23), PLAYED[:2]).moves + 1

@@ -3,6 +3,7 @@
 import json
 
 from pagekit import read_board, wait_settled
+from storage_kit import saved_game
 
 from game2048 import board as B
 from game2048.game import Game
@@ -100,7 +101,7 @@ def test_a_finished_game_opens_from_your_games_and_play_from_here_goes_on_from_i
     for key in ["ArrowLeft", "ArrowUp", "ArrowRight", "ArrowDown"] * 3:
         page.keyboard.press(key)
     wait_settled(page)
-    played = json.loads(page.evaluate("localStorage.getItem('game2048:game')"))["record"]
+    played = saved_game(page)["record"]
     page.keyboard.press("r")
     wait_settled(page)
     page.keyboard.press("g")
