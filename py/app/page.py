@@ -228,6 +228,7 @@ def replay_parts(
 ) -> "tuple[Replays, GamesPanel]":
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
     from app.games_panel import GamesPanel
+    from app.outside_data import date_ms
     from app.replay_view import ReplayView
     from app.replays import Replays
 
@@ -241,15 +242,17 @@ def replay_parts(
             panel.say(" ".join(notices))
 
     def date_text(ms: Any) -> str:
-        """A game's start in the browser's local time, ``YYYY-MM-DD HH:MM``."""
-        if ms is None:
+        """A game's start in the browser's local time, ``YYYY-MM-DD HH:MM``; a dash for none, or for a time that
+        is no date (``outside_data.date_ms``: a stored record may hold any number), so it never raises."""
+        checked = date_ms(ms)
+        if checked is None:
             return "\u2014"
-        moment = window.Date.new(float(ms))
+        moment = window.Date.new(checked)
         parts = (moment.getMonth() + 1, moment.getDate(), moment.getHours(), moment.getMinutes())
         return f"{moment.getFullYear()}-" + "{:02d}-{:02d} {:02d}:{:02d}".format(*parts)
 
     replays = Replays(session, saved, lambda text: panel.say(text))
-    panel = GamesPanel(document, create_proxy, replays.open, replays.read_file, replays.current, show_games, date_text)
+    panel = GamesPanel(document, create_proxy, replays.open, replays.use_file, replays.current, show_games, date_text)
     replays.panel = panel
     replays.view = ReplayView(
         document, create_proxy, lambda record, step: switcher.play_from(record, step, clock()), explain_board

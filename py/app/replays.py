@@ -3,7 +3,11 @@
 A finished game or a lab game is replayed from its saved record
 (``GameRecord.from_dict``), so a record whose moves do not give its stored
 result is refused here with a message, and the replay never opens on it.
+A lab game's record is read again from its file when it is opened
+(``LabFile.game_data``): the page keeps only the games' summaries.
 """
+
+import asyncio
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -11,9 +15,9 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
-from app.lab_files import read_lab_file
+from app.lab_files import LabFile
 from app.saved_games import SavedGames
-from game2048.game_record import GameRecord, RecordError, record_of, summary_of
+from game2048.game_record import GameRecord, RecordError, record_of
 
 REPLAY_KEY = "v"
 """The key that replays the game in play."""
@@ -28,7 +32,7 @@ class Replays:
 
     ``say(text)`` tells the games panel what went wrong; ``view`` is the
     replay dialog (``app.replay_view.ReplayView``) and ``panel`` the games
-    panel (``show_file``), both set once built.
+    panel, both set once built.
     """
 
     def __init__(self, session: Any, saved: SavedGames, say: "Callable[[str], None]") -> None:
@@ -37,13 +41,12 @@ class Replays:
         self.say = say
         self.view: Any = None
         self.panel: Any = None
-        self.lab_games: list[tuple[str, dict[str, Any]]] = []  # the opened lab file's (label, saved record)
+        self.lab: LabFile | None = None  # the lab file read last, whose games open as "file"
+        self.opening: Any = None  # the task reading a lab game's record, kept until it ends
 
-    def read_file(self, name: str, text: str) -> None:
-        """A lab file's text: its games listed in the panel, and what was read and skipped said."""
-        lab = read_lab_file(text, name)
-        self.lab_games = lab.games
-        self.panel.show_file(name, [summary_of(data) for _label, data in lab.games], lab.notice())
+    def use_file(self, lab: LabFile) -> None:
+        """The lab file just read: its games are the ones "file" opens (``open``)."""
+        self.lab = lab
 
     def current(self) -> None:
         """Replay the game in play, from its last position."""
@@ -64,11 +67,20 @@ class Replays:
             count = len(record.moves)
             title = f"Your game, {count} move{'' if count == 1 else 's'}"
         else:
-            label, data = self.lab_games[index]
-            try:
-                record = GameRecord.from_dict(data)
-            except RecordError as exc:
-                self.say(f"The lab game {label} could not be replayed: {exc}.")
-                return
-            title = f"Lab game, {label}"
+            self.opening = asyncio.create_task(self.open_lab_game(index))
+            return
         self.view.open(record, title)
+
+    async def open_lab_game(self, index: int) -> None:
+        """Replay game ``index`` of the lab file read last, its record read again from the file."""
+        lab = self.lab
+        if lab is None or not 0 <= index < len(lab.games):
+            self.say("That game is no longer listed.")
+            return
+        label = lab.games[index].label
+        try:
+            record = GameRecord.from_dict(await lab.game_data(index))
+        except RecordError as exc:
+            self.say(f"The lab game {label} could not be replayed: {exc}.")
+            return
+        self.view.open(record, f"Lab game, {label}")

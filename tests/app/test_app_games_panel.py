@@ -8,20 +8,22 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from types import SimpleNamespace
 
 from app_async import run_async
 from fakes import FakeView
 from test_app_lab_files import lab_line
 
-from app.games_panel import EMPTY, GamesPanel, chart_svg, tile_counts
+from app.games_panel import EMPTY, PAGE_ROWS, GamesPanel, chart_svg, tile_counts
+from app.lab_files import TextSource, read_lab_file
 from app.play import PlaySession
 from app.replays import NO_RECORD, Replays
 from app.saved_games import SavedGames
 from app.storage import GAMES_KEY, MemoryBackend, Storage
 from game2048.board import from_rows, legal_moves
 from game2048.game import Game
-from game2048.game_record import record_of, summary_of
+from game2048.game_record import record_of
 
 
 class Element:
@@ -59,10 +61,9 @@ class Document(Element):
     def __init__(self) -> None:
         super().__init__("document")
         self.body = Element("body")
-        self.elements = {
-            name: Element(name)
-            for name in ("games-toggle", "games-panel", "games-list", "games-notice", "games-file", "replay-current")
-        }
+        names = ("games-toggle", "games-panel", "games-list", "games-notice", "games-file", "replay-current")
+        more = ("games-reading", "games-progress", "games-progress-text", "games-cancel")
+        self.elements = {name: Element(name) for name in names + more}
 
     def getElementById(self, element_id):  # noqa: N802
         return self.elements.get(element_id)
@@ -81,10 +82,18 @@ class File:
     def __init__(self, name: str, text: str, fail: bool = False) -> None:
         self.name, self._text, self.size, self.fail = name, text, len(text), fail
 
-    async def text(self):
+
+class FileText(TextSource):
+    """A ``File``'s text as a source, failing to load as a moved file does."""
+
+    def __init__(self, file: File) -> None:
+        super().__init__(file._text)
+        self.fail = file.fail
+
+    async def load(self, start, end):
         if self.fail:
             raise RuntimeError("NotReadableError")
-        return self._text
+        await super().load(start, end)
 
 
 def summaries(*rows: tuple[int, int, str]) -> list[dict]:
@@ -98,11 +107,12 @@ def summaries(*rows: tuple[int, int, str]) -> list[dict]:
 def _panel(**kw):
     document = Document()
     opened, files, shown = [], [], []
+    kw.setdefault("source_of", FileText)
     panel = GamesPanel(
         document,
         lambda f: f,
         lambda source, index: opened.append((source, index)),
-        lambda name, text: files.append((name, text)),
+        lambda lab: files.append((lab.name, [game.label for game in lab.games])),
         lambda: opened.append("current"),
         on_shown=lambda: shown.append(True),
         **kw,
@@ -136,20 +146,82 @@ def test_no_games_shows_why_the_list_is_empty():
 def test_a_chosen_or_dropped_file_is_read_and_handed_over_and_a_failure_said():
     async def scenario():
         panel, document, _, files, _ = _panel()
-        document.elements["games-file"].files = Files(File("a.jsonl", "line"))
+        document.elements["games-file"].files = Files(File("a.jsonl", lab_line(1)))
         document.elements["games-file"].fire("change")
         over = document.fire("dragover")
         dragging = "dropping" in document.body.classes
         document.fire("drop", dataTransfer=SimpleNamespace(files=Files(File("b.jsonl", "other"), File("c", ""))))
         for _ in range(5):
             await asyncio.sleep(0)
-        await panel.read_file(File("bad.jsonl", "", fail=True))
+        await panel.read_file(File("bad.jsonl", "x", fail=True))
         return panel, document, files, over, dragging
 
     panel, document, files, over, dragging = run_async(scenario)
-    assert files == [("a.jsonl", "line"), ("b.jsonl", "other")]
+    assert files == [("a.jsonl", ["seed 1"]), ("b.jsonl", [])]
     assert over.prevented and dragging and "dropping" not in document.body.classes
     assert document.elements["games-notice"].textContent == "bad.jsonl could not be read (NotReadableError)."
+    assert document.elements["games-reading"].hidden
+
+
+def test_a_file_is_read_in_slices_with_its_progress_and_cancel_stops_it():
+    text = "\n".join(lab_line(seed) for seed in range(6))
+    ticks = [0.0]
+
+    def now() -> float:
+        ticks[0] += 20.0  # a slice is a line or two
+        return ticks[0]
+
+    async def scenario(cancel: bool):
+        slices = []
+
+        async def next_task():
+            slices.append(document.elements["games-progress-text"].textContent)
+            assert not document.elements["games-reading"].hidden
+            if cancel:
+                document.elements["games-cancel"].fire("click")
+
+        panel, document, _, files, _ = _panel(next_task=next_task)
+        panel.now = now
+        await panel.read_file(File("run.jsonl", text))
+        return document, files, slices
+
+    document, files, slices = run_async(lambda: scenario(False))
+    assert files == [("run.jsonl", [f"seed {n}" for n in range(6)])] and len(slices) >= 2
+    assert re.fullmatch(r"Reading run\.jsonl: \d+ % \(\d games? so far\)", slices[0]), slices[0]
+    assert slices[-1].endswith("(6 games so far)")
+    assert document.elements["games-reading"].hidden
+    assert 'id="games-table"' in document.elements["games-list"].innerHTML
+    document, files, slices = run_async(lambda: scenario(True))
+    assert files == [] and len(slices) == 1
+    assert document.elements["games-notice"].textContent == "Reading run.jsonl stopped: none of its games are listed."
+    assert document.elements["games-reading"].hidden and document.elements["games-list"].innerHTML == ""
+
+
+def test_a_long_list_is_drawn_a_page_at_a_time():
+    panel, document, *_ = _panel()
+    rows = summaries(*[(2048, 900, "won")] * (PAGE_ROWS * 2 + 7))
+    panel.show_games(rows)
+    listing = document.elements["games-list"]
+    assert listing.innerHTML.count("<tr>") == PAGE_ROWS + 1 and "(50 of 107 shown)" in listing.innerHTML
+    assert "107 games, 107 won" in listing.innerHTML  # the summary and the chart count them all
+    listing.querySelectorAll = lambda _selector: SimpleNamespace(length=0)
+    listing.fire("click", target=Element("games-more"))
+    assert listing.innerHTML.count("<tr>") == 2 * PAGE_ROWS + 1 and "Show 7 more" in listing.innerHTML
+    listing.fire("click", target=Element("games-more"))
+    assert listing.innerHTML.count("<tr>") == len(rows) + 1 and 'id="games-more"' not in listing.innerHTML
+
+
+def test_a_finished_game_with_no_date_a_browser_can_show_is_refused_with_why_and_the_others_listed():
+    panel, document, opened, *_ = _panel(date_text=lambda ms: f"at {ms}")
+    rows = summaries((2048, 900, "won"), (512, 400, "lost"), (1024, 7, "unfinished"))
+    rows[1]["started"] = 1e20
+    rows[2]["started"] = 1_700_000_000_000
+    panel.show_games(rows)
+    html = document.elements["games-list"].innerHTML
+    assert html.count("<tr>") == 3 and "at 1700000000000" in html and "1e+20" not in html.split("games-refused")[0]
+    assert "Game 2 of your last games: its start time (1e+20 ms since 1970) is not a date" in html
+    assert 'data-index="2"' in html and 'data-index="1"' not in html  # rows open the game they show
+    assert "2 games, 1 won" in html
 
 
 def _replays(game: Game | None = None):
@@ -161,7 +233,6 @@ def _replays(game: Game | None = None):
     replays = Replays(session, saved, said.append)
     opened: list = []
     replays.view = SimpleNamespace(open=lambda record, title, step=0: opened.append((record, title, step)))
-    replays.panel = SimpleNamespace(show_file=lambda name, rows, notice: opened.append((name, rows, notice)))
     return replays, saved, backend, view, said, opened
 
 
@@ -194,14 +265,20 @@ def test_a_finished_game_opens_and_a_damaged_one_is_refused_and_dropped():
     assert [row["seed"] for row in saved.finished.summaries()] == [5]
 
 
-def test_a_lab_files_games_are_listed_and_open():
+def test_a_lab_files_games_open_from_their_lines_read_again():
     replays, _, _, _, said, opened = _replays()
-    replays.read_file("run.jsonl", "\n".join([lab_line(11), "oops", lab_line(12)]))
-    name, rows, notice = opened[0]
-    assert name == "run.jsonl" and [row["seed"] for row in rows] == [11, 12] and "line 2: not JSON" in notice
-    assert rows[0] == summary_of(json.loads(lab_line(11))["record"])
-    replays.open("file", 1)
-    assert opened[1][0].seed == 12 and opened[1][1] == "Lab game, seed 12"
-    replays.lab_games[0] = ("seed 11", dict(replays.lab_games[0][1], moves="uuuu"))
-    replays.open("file", 0)
-    assert "The lab game seed 11 could not be replayed" in said[0]
+    text = "\n".join([lab_line(11), "oops", lab_line(12)])
+    lab = read_lab_file(text, "run.jsonl")
+    replays.use_file(lab)
+
+    async def scenario(index: int) -> None:
+        replays.open("file", index)
+        await replays.opening
+
+    run_async(lambda: scenario(1))
+    assert opened[0][0].seed == 12 and opened[0][1] == "Lab game, seed 12"
+    lab.source = TextSource(text.replace('"moves": "', '"moves": "uuuu', 1))  # the file changed since
+    run_async(lambda: scenario(0))
+    assert len(opened) == 1 and said[0].startswith("The lab game seed 11 could not be replayed: ")
+    run_async(lambda: scenario(5))
+    assert said[1] == "That game is no longer listed."
