@@ -4,11 +4,12 @@ Anyone can put anything into localStorage or a link, and a value that makes
 start-up raise is read again on every load, so a page that trusts it never
 opens again.  Everything read from storage or the URL goes through these
 functions, which raise nothing but ``BadData`` (a message for the notice):
-size is checked before parsing, JSON nesting depth before ``json.loads``
-(CPython's parser recurses, and a stack overflow is a fatal error in
-Pyodide), and the parsed numbers after it: floats must be finite, integers
-at most ``MAX_INT_DIGITS`` long (MicroPython's ``json.loads`` takes no hooks
-to check them while it parses; CPython's refuses more than 4,300 digits).
+size is checked before parsing, JSON nesting depth and runs of digits before
+``json.loads`` (CPython's parser recurses, and a stack overflow is a fatal
+error in Pyodide; MicroPython reads a long integer in quadratic time), and
+the parsed numbers after it: floats must be finite, integers at most
+``MAX_INT_DIGITS`` long (MicroPython's ``json.loads`` takes no hooks to
+check them while it parses; CPython's refuses more than 4,300 digits).
 """
 
 import json
@@ -39,20 +40,46 @@ def nesting_depth_exceeds(text: str, limit: int) -> bool:
 
     A plain scan, so that no recursion happens before the depth is known; texts
     with fewer opening brackets than ``limit`` skip the scan.  The depth is
-    deepest just before a closing bracket, so the text (without its strings) is
-    cut at each closing bracket and the opening ones counted piece by piece:
-    ``str`` methods, and a loop as long as the text has containers, far faster
-    than a loop over every character in MicroPython.
+    deepest just before a closing bracket, so the opening brackets are counted
+    from one closing bracket to the next (in the text without its strings):
+    ``str`` methods, in a loop as long as the text has containers, far faster
+    than a loop over every character in MicroPython, and the first closing
+    bracket of ``[[[…]]]`` ends it.
     """
     if text.count("[") + text.count("{") <= limit:
         return False
-    structure = _outside_strings(text).replace("{", "[").replace("}", "]")
-    opened = 0
-    for closed, piece in enumerate(structure.split("]")):
-        opened += piece.count("[")
+    # Bytes: MicroPython finds a str's character by walking its UTF-8, a bytes' at once.
+    structure = _outside_strings(text).encode().replace(b"{", b"[").replace(b"}", b"]")
+    opened = closed = start = 0
+    while True:
+        end = structure.find(b"]", start)
+        opened += structure.count(b"[", start, len(structure) if end < 0 else end)
         if opened - closed > limit:
             return True
-    return False
+        if end < 0:
+            return False
+        closed += 1
+        start = end + 1
+
+
+def digit_run(text: str, limit: int = MAX_INT_DIGITS) -> int:
+    """The length of the first run of more than ``limit`` digits in ``text`` (in a string too); 0 if none.
+
+    To be asked before ``json.loads``: MicroPython reads an integer's digits one
+    by one into a growing number, in a time that grows with their square (100,000
+    digits take a second, a million minutes).  Nine ``str.replace`` make every
+    digit a ``0``, and ``find`` finds a run: C speed, however long the text.
+    """
+    if len(text) <= limit:
+        return 0
+    zeros = text
+    for digit in "123456789":
+        zeros = zeros.replace(digit, "0")
+    start = zeros.find("0" * (limit + 1))
+    if start < 0:
+        return 0
+    rest = zeros[start:]
+    return len(rest) - len(rest.lstrip("0"))
 
 
 def _outside_strings(text: str) -> str:
@@ -77,6 +104,9 @@ def read_json(text: Any, max_chars: int, max_depth: int) -> Any:
         raise BadData(f"it is {len(text):,} characters long, more than the {max_chars:,} it can be")
     if nesting_depth_exceeds(text, max_depth):
         raise BadData(f"it nests more than {max_depth} levels deep")
+    digits = digit_run(text)
+    if digits:
+        raise BadData(f"it holds a number with {digits} digits")
     try:
         value = json.loads(text)
     except (ValueError, RuntimeError, MemoryError) as exc:  # RuntimeError: CPython's RecursionError

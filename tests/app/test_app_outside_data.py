@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given
@@ -14,6 +15,7 @@ from app.outside_data import (
     check_numbers,
     date_ms,
     date_problem,
+    digit_run,
     finite_number,
     nesting_depth_exceeds,
     read_int,
@@ -133,6 +135,18 @@ def test_finite_numbers():
     assert finite_number(3) == 3.0 and finite_number(2.5) == 2.5
     for value in (True, None, "3", 10**400, float("inf"), float("nan"), [1]):
         assert finite_number(value) is None, value
+
+
+@given(st.text(alphabet="0123456789a\u00e9 ,", max_size=80), st.integers(min_value=0, max_value=12))
+def test_a_run_of_digits_is_measured_as_a_plain_reading_finds_it(text, limit):
+    runs = re.findall(f"[0-9]{{{limit + 1},}}", text)
+    assert digit_run(text, limit) == (len(runs[0]) if runs else 0)
+
+
+def test_a_long_integer_is_refused_before_it_is_parsed(monkeypatch):
+    monkeypatch.setattr(json, "loads", lambda _text: pytest.fail("parsed"))
+    with pytest.raises(BadData, match="3000000 digits"):
+        read_json("[" + "7" * 3_000_000 + "]", 4_000_000, 4)
 
 
 def test_a_time_is_a_date_only_within_what_a_browser_date_holds():
