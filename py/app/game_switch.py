@@ -71,7 +71,18 @@ class GameSwitcher:
             self.view.show_notice(" ".join(notices))
 
     def on_storage(self, key: str | None, new_value: str | None) -> None:
-        """Another tab wrote ``key`` (None: it cleared the page's storage); this tab's game is not touched."""
+        """Another tab wrote ``key`` (None: it cleared the page's storage); this tab's game is not touched.
+
+        Another tab that writes this tab's own slot holds this tab's id (a copy made before this tab said it was
+        open): this tab takes a new id and saves its game there, so neither loses a move.  A slot removed by
+        another tab (taken for a closed tab's) is saved again, whole.
+        """
+        if key is not None and key == self.saved.live:
+            if new_value is not None:
+                self.saved.rekey()
+            self.saved.parts.forget()
+            self.saved.arrive()
+            self.saved.save(self.session.game)
         if key == BEST_KEY or key is None:
             self.session.note_best(self.saved.best_score())
         if key in (KEPT_KEY, None):

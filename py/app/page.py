@@ -24,7 +24,7 @@ from app.page_options import forget_option
 from app.play import SLIDE_SECONDS, Intent, PlaySession
 from app.saved_games import SavedGames
 from app.startup import choose_game, fresh_game
-from app.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id
+from app.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
 from app.view import BoardView
 from game2048.board import to_rows
 from game2048.game import fresh_seed
@@ -106,6 +106,9 @@ async def main(
     """Build and wire the page over ``storage`` for the address ``query``, in steps; the game's session."""
     await pause("modules")  # the page's first modules are loaded; the board next
     saved = SavedGames(storage, session_tab_id(window, new_tab_id), clock)
+    saved.claim(new_tab_id, lambda tab: set_session_tab_id(window, tab))  # a duplicated tab takes an id of its own
+    on_event(window, "pagehide", lambda _event: saved.leave())
+    on_event(window, "pageshow", lambda event: saved.arrive() if event.persisted else None)
     view = BoardView(document)
     start = choose_game(query, saved, clock)
     await pause("game")  # the saved games are read and the game chosen; the board next

@@ -18,14 +18,25 @@ history included (``restore_history``, ``resume``).  Games that end go to
 import json
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
+    from collections.abc import Callable
     from typing import Any
 except ImportError:
     pass
 
 from app.finished_games import FinishedGames
 from app.live_parts import LiveParts
-from app.outside_data import BadData
-from app.storage import GAME_KEY, KEPT_KEY, LIVE_PREFIX, PART_PREFIX, TAB_CHARS, Storage, live_key, part_key
+from app.outside_data import BadData, read_json
+from app.storage import (
+    GAME_KEY,
+    KEPT_KEY,
+    LIVE_PREFIX,
+    PART_PREFIX,
+    TAB_CHARS,
+    Storage,
+    live_key,
+    open_key,
+    part_key,
+)
 from game2048.board import max_rank
 from game2048.game import Game, SavedStateError
 from game2048.game_record import GameRecord, RecordError, join_parts, record_head, replay, resume, saved_record
@@ -152,6 +163,28 @@ def same_game(a: "dict[str, Any]", b: "dict[str, Any]") -> bool:
     return ra.get("seed") == rb.get("seed") and ra.get("started") == rb.get("started") and "started" in ra
 
 
+def covers(a: "dict[str, Any]", b: "dict[str, Any]") -> bool:
+    """Whether saved form ``a`` holds every move of ``b``: the same game, ``b``'s moves the first of ``a``'s.
+
+    Two tabs that played on from one game (a duplicated tab) hold two games: neither covers the other.
+    """
+    if not same_game(a, b):
+        return False
+    if a == b or _without_tab(a) == _without_tab(b):
+        return True
+    ma, mb = a["record"].get("moves"), b["record"].get("moves")
+    return isinstance(ma, str) and isinstance(mb, str) and ma.startswith(mb)
+
+
+def _without_tab(entry: "dict[str, Any]") -> "dict[str, Any]":
+    """A kept game without the id of the tab it was left in (``SavedGames.fold``)."""
+    if "tab" not in entry:
+        return entry
+    plain = dict(entry)
+    del plain["tab"]
+    return plain
+
+
 def _game_list(data: Any) -> list[Any]:
     if not isinstance(data, list):
         raise BadData(f"it is not a list but {type(data).__name__}")
@@ -173,6 +206,9 @@ class SavedGames:
         self._loaded: tuple | None = None  # (the game ``load`` returned, its saved record) until ``restore_history``
         self.parts = LiveParts()  # which parts of the live game's moves this tab's keys hold
         self._parts_read: tuple | None = None  # (the part texts ``load`` read, whether from this tab's keys)
+        self.copied_from: str | None = None  # the id this tab had when it was a copy of an open tab (``claim``)
+        self._fresh_id: Callable[[], str] | None = None
+        self._remember: Callable[[str], None] = lambda _tab: None
 
     # -- the current game ---------------------------------------------------------------------
 
@@ -199,6 +235,13 @@ class SavedGames:
             if game is not None:
                 if self.storage.get(GAME_KEY) == pointer_to(self.tab):  # this tab saved last: it clears it at the end
                     self._written = pointer_to(self.tab)
+                return game
+            if self.copied_from is not None:  # a copy of an open tab opens that tab's game as it is now
+                game = self._load_slot(self.copied_from, False)
+                if game is not None:
+                    return game
+            game = self._take_back_kept()
+            if game is not None:
                 return game
         value = self.storage.read_json(GAME_KEY, self._game_or_pointer)
         if isinstance(value, str):
@@ -383,34 +426,127 @@ class SavedGames:
     # -- other tabs ---------------------------------------------------------------------------
 
     def collect_orphans(self) -> None:
-        """Keep the games of tabs closed long ago (live slots not saved for ``ORPHAN_MS``), and free their slots."""
+        """Fold the slots of closed tabs into the kept games (``fold``): at once for a tab that said it went
+        (``leave``), after ``ORPHAN_MS`` for one that did not (its browser ended it)."""
         now = self.clock()
-        if now is None:
-            return
-        for key in self.storage.keys(LIVE_PREFIX):
-            if key == self.live:
+        slots = self.storage.keys(LIVE_PREFIX)
+        tabs = [key[len(LIVE_PREFIX) :] for key in slots if key != self.live]
+        closed = []
+        for tab in tabs:
+            mark = self.storage.get(open_key(tab))
+            if mark is None:
+                closed.append(tab)
                 continue
-            slot = self.storage.read_json(key, _slot)
-            if slot is None or now - float(slot["at"]) < ORPHAN_MS:
-                continue
-            self.fold(key[len(LIVE_PREFIX) :])
+            slot = self.storage.read_json(live_key(tab), _slot)
+            if slot is not None and now is not None and now - float(slot["at"]) >= ORPHAN_MS:
+                closed.append(tab)
+        for tab in closed:
+            self.fold(tab, [other for other in tabs if other != tab and other not in closed])
 
-    def fold(self, tab: str) -> None:
-        """Keep the game in tab ``tab``'s slot if it is worth keeping (said), and free the slot and its parts."""
+    def fold(self, tab: str, open_tabs: "list[str] | None" = None) -> None:
+        """Keep the game in closed tab ``tab``'s slot if it is worth keeping and no other stored game holds all of it
+        (an open tab's, a kept one), said in a notice; then free the slot and its parts."""
         found = self.slot_data(tab)
         if found is not None:
             try:
                 game = parse_game(found[0])
-                if worth_keeping(game) and self.keep(game, found[0]):
-                    self.storage.notices.append(
-                        f"A game left in a tab closed earlier ({describe(game)}) is kept: "
-                        "\u201cResume kept game\u201d (B) brings it back."
-                    )
+                if worth_keeping(game) and not self._held_elsewhere(found[0], open_tabs or []):
+                    entry = dict(found[0])
+                    entry["tab"] = tab  # the tab takes it back if it was only reloading (``load``)
+                    if self.keep(game, entry):
+                        self.storage.notices.append(
+                            f"A game left in a tab closed earlier ({describe(game)}) is kept: "
+                            "\u201cResume kept game\u201d (B) brings it back."
+                        )
             except BadData as exc:
                 key = live_key(tab)
                 self.storage.discard(key, self.storage.get(key) or "", str(exc))
         self.storage.remove(live_key(tab))
+        self.storage.remove(open_key(tab))
         self.remove_parts(tab)
+
+    def _held_elsewhere(self, data: "dict[str, Any]", open_tabs: "list[str]") -> bool:
+        """Whether an open tab's game or a kept game holds every move of ``data`` (then it is a copy)."""
+        for other in open_tabs:
+            found = self.slot_data(other)
+            if found is not None and covers(found[0], data):
+                return True
+        return any(covers(entry, data) for entry in self.kept())
+
+    # -- this tab among the others ------------------------------------------------------------
+
+    def claim(self, fresh_id: "Callable[[], str]", remember: "Callable[[str], None]") -> None:
+        """Make this tab's id its own before anything is saved, and say that the tab is open (``leave``: it went).
+
+        A tab whose id another open tab holds (a duplicated tab, a window opened by ``window.open``: both copy
+        sessionStorage) takes a new id, ``fresh_id()``, kept by ``remember(id)``, and opens that tab's game as it
+        is (``load``).  A new tab (no slot of its own) whose game is the one saved last, left in the slot of a
+        closed tab, takes that tab's id: the game stays stored once, and its parts need no copy.
+        """
+        if self.live is None:
+            return
+        self._fresh_id, self._remember = fresh_id, remember
+        if self.storage.get(open_key(self.tab)) is not None:
+            self.copied_from = self.tab
+            self._take(fresh_id())
+        elif self.storage.get(self.live) is None:
+            last = self._last_tab()
+            if last is not None and last != self.tab and self.storage.get(open_key(last)) is None:
+                if self.storage.get(live_key(last)) is not None:
+                    self._take(last)
+        self.arrive()
+
+    def rekey(self) -> bool:
+        """Another tab wrote this tab's slot, so it holds this tab's id: take a new one (the caller saves again).
+
+        False when this tab has no id to change (one tab's tests).
+        """
+        if self.live is None or self._fresh_id is None:
+            return False
+        self._take(self._fresh_id())
+        self.arrive()
+        return True
+
+    def arrive(self) -> None:
+        """Say that this tab is open (at its start, and when it comes back from the back-forward cache)."""
+        if self.live is not None:
+            self.storage.set(open_key(self.tab), str(self.clock() or 0))
+
+    def leave(self) -> None:
+        """This tab goes (``pagehide``: closed, reloaded or left): its slot is a closed tab's until it is back."""
+        if self.live is not None:
+            self.storage.remove(open_key(self.tab))
+
+    def _take(self, tab: str) -> None:
+        self.tab = tab
+        self.live = live_key(tab)
+        self.parts.forget()
+        self._written = None
+        self._remember(tab)
+
+    def _last_tab(self) -> "str | None":
+        """The tab whose slot holds the game saved last, if ``GAME_KEY`` names one."""
+        raw = self.storage.get(GAME_KEY)
+        if raw is None or len(raw) > 200:
+            return None
+        try:
+            value = read_json(raw, 200, 2)
+        except BadData:
+            return None
+        tab = value.get("live") if isinstance(value, dict) else None
+        return tab if is_tab_id(tab) else None
+
+    def _take_back_kept(self) -> Game | None:
+        """This tab's game, if another tab kept it while this one reloaded (``fold``): taken out of the kept games."""
+        entries = self.kept()
+        for index, entry in enumerate(entries):
+            if entry.get("tab") == self.tab:
+                del entries[index]
+                self._write_kept(entries)
+                game = self._parse_loaded(_without_tab(entry))
+                self._parts_read = None
+                return game
+        return None
 
     # -- kept games ---------------------------------------------------------------------------
 
@@ -430,21 +566,24 @@ class SavedGames:
         return valid
 
     def keep(self, game: Game, entry: "dict[str, Any] | None" = None) -> bool:
-        """Put ``game`` first among the kept games (once: an earlier copy of it goes), the oldest beyond ``MAX_KEPT``
-        dropped; True if it was not kept already.
+        """Put ``game`` first among the kept games, the oldest beyond ``MAX_KEPT`` dropped; True if no move of it was
+        kept already.  Kept once: an earlier entry whose moves it holds goes; if an earlier entry holds all of its
+        moves, that one stays, first (two tabs that played on from one game keep two games).
 
         ``entry`` is ``game``'s saved form when it is already at hand (as another tab saved it).
         """
         if entry is None:
             entry = saved_form(game)
         earlier = self.kept()
-        entries = [entry] + [e for e in earlier if not same_game(e, entry)]
+        holder = [e for e in earlier if covers(e, entry)]
+        first = holder[0] if holder else entry
+        entries = [first] + [e for e in earlier if e is not first and not covers(first, e)]
         for dropped in entries[MAX_KEPT:]:
             self.storage.notices.append(
                 f"The oldest kept game ({describe(parse_game(dropped))}) was dropped: at most {MAX_KEPT} are kept."
             )
         self._write_kept(entries[:MAX_KEPT])
-        return len(entries) > len(earlier)
+        return not any(same_game(e, entry) for e in earlier)
 
     def swap(self, game: Game) -> Game | None:
         """The newest kept game, taken out; ``game`` goes to the back of the list if it is worth keeping."""

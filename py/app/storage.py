@@ -33,6 +33,9 @@ LIVE_PREFIX = PREFIX + "live:"
 """Each tab's own live game: ``game2048:live:<tab>`` (``live_key``), so tabs never write over each other's game."""
 PART_PREFIX = PREFIX + "moves:"
 """The moves of a tab's live game, in parts (``app.live_parts``): ``game2048:moves:<tab>:<part>`` (``part_key``)."""
+OPEN_PREFIX = PREFIX + "open:"
+"""``game2048:open:<tab>`` while tab ``<tab>`` is open (``open_key``): written at its start, removed when it goes
+(``pagehide``, a reload included).  A tab that finds its id there at its start is a copy of an open tab."""
 TAB_KEY = PREFIX + "tab"
 """The tab's id, in sessionStorage: it survives the tab's reloads and no other tab has it."""
 TAB_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
@@ -42,6 +45,11 @@ TAB_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
 def live_key(tab: str) -> str:
     """The key of the live game of tab ``tab``."""
     return LIVE_PREFIX + tab
+
+
+def open_key(tab: str) -> str:
+    """The key that says tab ``tab`` is open."""
+    return OPEN_PREFIX + tab
 
 
 def part_key(tab: str, index: int) -> str:
@@ -167,6 +175,14 @@ def session_tab_id(window: Any, fresh_id: Callable[[], str]) -> str:
         return tab
     except JsCallError:
         return fresh_id()
+
+
+def set_session_tab_id(window: Any, tab: str) -> None:
+    """Keep ``tab`` as this tab's id in sessionStorage (a tab that took a new one: its reloads keep it)."""
+    try:
+        js_call(window, js_call(window, window, "sessionStorage"), "setItem", TAB_KEY, tab)
+    except JsCallError:
+        pass
 
 
 def browser_backend(window: Any) -> Any:

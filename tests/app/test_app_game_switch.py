@@ -20,6 +20,7 @@ class Tab:
     def __init__(self, backend: MemoryBackend, seed: int, tab: str = "", now: float = 1_000_000.0) -> None:
         self.view = FakeView()
         self.saved = SavedGames(Storage(backend), tab, lambda: now)
+        self.saved.claim(lambda: tab + "2", lambda _tab: None)
         self.saved.collect_orphans()
         game = self.saved.load() or Game.new(seed)
         self.session = PlaySession(game, self.view, self.saved, new_game=lambda: Game.new(seed), slide_seconds=0.001)
@@ -87,8 +88,10 @@ def test_two_tabs_playing_together_leave_the_kept_games_as_they_were():
 def test_a_game_left_in_a_tab_closed_long_ago_is_kept_by_the_next_new_tab_once():
     backend = MemoryBackend()
     old = SavedGames(Storage(backend), "old", lambda: 0.0)
+    old.arrive()  # open, and never said it went: its browser ended it
     old.save(_played(21, 12))
     recent = SavedGames(Storage(backend), "recent", lambda: ORPHAN_MS)
+    recent.arrive()
     recent.save(_played(22, 12))
     new = Tab(backend, seed=3, tab="new", now=ORPHAN_MS + 60_000.0)
     kept = new.saved.kept()
@@ -141,3 +144,19 @@ def test_play_from_here_starts_the_replayed_position_with_its_moves_and_keeps_th
     for _ in range(12):
         game.undo()
     assert game.board == replay(record, 0).board
+
+
+def test_a_tab_whose_slot_another_tab_writes_saves_its_game_under_a_new_id():
+    async def scenario():
+        backend = MemoryBackend()
+        a = Tab(backend, seed=1, tab="a")
+        await a.play("left", "up")
+        other = SavedGames(Storage(backend), "a", lambda: 2.0)  # a copy that did not see "a" open
+        other.save(Game.new(5))
+        a.switcher.on_storage(live_key("a"), backend.getItem(live_key("a")))
+        return backend, a
+
+    backend, a = run_async(scenario)
+    assert a.saved.tab == "a2"
+    assert SavedGames(Storage(backend), "a2").load().to_dict() == a.session.game.to_dict()
+    assert SavedGames(Storage(backend), "a").load().to_dict() == Game.new(5).to_dict()

@@ -125,7 +125,7 @@ def test_a_full_storage_keeps_the_last_saved_game_and_says_so_not_that_storage_i
     last = json.loads(
         page.evaluate("() => localStorage.getItem(Object.keys(localStorage).find(k => k.startsWith('game2048:live:')))")
     )["game"]
-    assert last["moves"] >= 10
+    assert last["moves"] >= 9  # the ten keys before the fill make nine moves (one changes nothing)
     run.reload()
     assert read_board(page) == last["rows"] and read_score(page) == last["score"]
     assert "does not let the page keep data" not in (page.text_content("#notice-text") or "")
