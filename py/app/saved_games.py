@@ -427,12 +427,16 @@ class SavedGames:
 
     def collect_orphans(self) -> None:
         """Fold the slots of closed tabs into the kept games (``fold``): at once for a tab that said it went
-        (``leave``), after ``ORPHAN_MS`` for one that did not (its browser ended it)."""
+        (``leave``), after ``ORPHAN_MS`` for one that did not (its browser ended it).  The slot of the game saved
+        last stays: it is the game a new tab opens (and takes, ``claim``)."""
         now = self.clock()
         slots = self.storage.keys(LIVE_PREFIX)
+        last = self._last_tab()
         tabs = [key[len(LIVE_PREFIX) :] for key in slots if key != self.live]
         closed = []
         for tab in tabs:
+            if tab == last:
+                continue
             mark = self.storage.get(open_key(tab))
             if mark is None:
                 closed.append(tab)

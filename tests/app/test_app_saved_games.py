@@ -363,3 +363,18 @@ def test_a_tab_whose_slot_was_kept_while_it_reloaded_takes_its_game_back():
     back, _ = _open_tab(backend, "a", "unused")
     assert saved_form(back.restore_history(back.load())) == saved_form(game)
     assert back.kept() == []
+
+
+def test_the_slot_of_the_game_saved_last_stays_for_the_next_new_tab_when_its_tab_closed():
+    backend = MemoryBackend()
+    a, _ = _open_tab(backend, "a", "unused")
+    b, _ = _open_tab(backend, "b", "unused")
+    b.save(_move(Game.new(13), "left", "up"))
+    game = _move(Game.new(14), "left", "up", "left")
+    a.save(game)
+    a.leave()
+    b.leave()
+    _open_tab(backend, "b", "unused")  # b reloads: a's slot holds the game saved last, and stays
+    new, _ = _open_tab(backend, "n", "unused")
+    assert new.tab == "a" and saved_form(new.restore_history(new.load())) == saved_form(game)
+    assert new.kept() == []
