@@ -89,8 +89,8 @@ def test_a_10000_game_file_never_blocks_the_main_thread_and_is_listed_in_pages(o
     run = open_page("seed=5")
     page = run.page
     lines = [lab_line(seed) for seed in range(10, 20)]
-    started = time.monotonic()
     size = drop(page, FILE_OF_LINES, [lines, 10_000, "many.jsonl", "\n"])
+    started = time.monotonic()  # the drop is done: the reading starts
     wait_notice(page, "many.jsonl: 10,000 games to replay")
     seconds = time.monotonic() - started
     longest = longest_task(page)
@@ -122,8 +122,8 @@ def test_reading_a_large_file_shows_its_progress_and_cancel_stops_it(open_page):
     wait_notice(page, "stopped", timeout=30_000)
     assert page.is_hidden("#games-reading")
     assert page.query_selector("#games-table") is None
-    started = time.monotonic()
     drop(page, FILE_OF_LINES, [lines, 18_926, "big.jsonl", "\n"])  # read again, to the end this time
+    started = time.monotonic()  # the drop is done: the reading starts
     wait_notice(page, "big.jsonl: 18,926 games to replay")
     seconds = time.monotonic() - started
     longest = longest_task(page)
@@ -138,8 +138,8 @@ def test_reading_a_large_file_shows_its_progress_and_cancel_stops_it(open_page):
 def test_a_50_mb_line_is_refused_unread(open_page):
     run = open_page("seed=5")
     page = run.page
-    started = time.monotonic()
     drop(page, FILE_OF_ONE_LINE, ["[", "1,", 25_000_000, "1]", "one-line.jsonl"])
+    started = time.monotonic()  # the drop is done: the reading starts
     wait_notice(page, "one-line.jsonl: 0 games", timeout=60_000)
     seconds = time.monotonic() - started
     print(f"\n50 MB in one line: refused in {seconds:.1f} s, longest task {longest_task(page)} ms")
@@ -166,8 +166,8 @@ def test_a_deeply_nested_line_and_a_million_move_record_are_refused_and_the_game
         json.dumps(compact),
         lab_line(3),
     ]
-    started = time.monotonic()
     drop(page, FILE_OF_LINES, [lines, len(lines), "hostile.jsonl", ""])
+    started = time.monotonic()  # the drop is done: the reading starts
     wait_notice(page, "hostile.jsonl: 3 games to replay", timeout=60_000)
     seconds = time.monotonic() - started
     print(f"\ndeep array and million-move records: read in {seconds:.1f} s, longest task {longest_task(page)} ms")
