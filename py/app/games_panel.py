@@ -190,7 +190,8 @@ class GamesPanel:
         window = getattr(document, "defaultView", None)
         self.source_of = source_of or (lambda file: FileSource(file, window))
         self.next_task = next_task or _next_task(window)
-        self.now = (lambda: float(window.performance.now())) if window is not None else (lambda: 0.0)
+        performance = None if window is None else window.performance  # one proxy, not one a line read
+        self.now = (lambda: float(performance.now())) if performance is not None else (lambda: 0.0)
         self._wiring = Wiring(create_proxy)
         el = document.getElementById
         self.toggle_button = el("games-toggle")
