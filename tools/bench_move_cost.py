@@ -24,6 +24,7 @@ import argparse
 import datetime
 import json
 import statistics
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -132,6 +133,12 @@ def measure_at(browser: Any, base_url: str, code: str, at: int, moves: int) -> t
         context.close()
 
 
+def root_commit(root: Path) -> str:
+    """The short commit another checkout is at (``--root``)."""
+    run = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True, text=True)
+    return run.stdout.strip() or "?"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--at", type=int, action="append", help="the move the game is set up at (default 0, 6000)")
@@ -164,7 +171,8 @@ def main(argv: list[str] | None = None) -> int:
         server.server_close()
     node, cpus, model = machine()
     command = " ".join(["tools/bench_move_cost.py", *(sys.argv[1:] if argv is None else argv)])
-    print("\n" + describe_run(command, datetime.date.today().isoformat(), git_commit(), node, cpus, model, chromium))
+    commit = git_commit() if args.root.resolve() == REPO_ROOT.resolve() else f"{args.root}: {root_commit(args.root)}"
+    print("\n" + describe_run(command, datetime.date.today().isoformat(), commit, node, cpus, model, chromium))
     print("\n| game set up at | main-thread ms a move, median (runs) | longest task, max (runs) | moves a run |")
     print("| --- | --- | --- | --- |")
     for at in ats:

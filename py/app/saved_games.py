@@ -24,7 +24,7 @@ except ImportError:
     pass
 
 from app.finished_games import FinishedGames
-from app.live_parts import LiveParts
+from app.live_parts import LiveParts, encode_part, part_count
 from app.outside_data import BadData, read_json
 from app.storage import (
     GAME_KEY,
@@ -319,8 +319,13 @@ class SavedGames:
         if loaded is None or loaded[0] is not game:
             return game
         restored = with_record(loaded[1], game, self.storage.notices)
-        if restored is not game and read is not None and read[0]:
-            self.parts.seed(restored, read[0], read[1])  # the parts read are not encoded again
+        if restored is not game and self.live is not None:
+            if read is not None and read[0]:
+                self.parts.seed(restored, read[0], read[1])  # the parts read are not encoded again
+            else:  # a whole saved game (as older pages saved it): its parts made now, in the restore's own task
+                count = part_count(len(restored.history), self.parts.size)
+                texts = [encode_part(restored, index, self.parts.size) for index in range(count)]
+                self.parts.seed(restored, texts, False)
         return restored
 
     def finish(self, game: Game, ended: "float | None" = None) -> None:

@@ -378,3 +378,15 @@ def test_the_slot_of_the_game_saved_last_stays_for_the_next_new_tab_when_its_tab
     new, _ = _open_tab(backend, "n", "unused")
     assert new.tab == "a" and saved_form(new.restore_history(new.load())) == saved_form(game)
     assert new.kept() == []
+
+
+def test_a_whole_saved_game_is_cut_in_parts_when_restored_so_its_first_move_encodes_one():
+    backend = CountingBackend()
+    game = long_game(600)
+    backend.setItem(GAME_KEY, json.dumps(saved_form(game)))  # as older pages saved it
+    tab = SavedGames(Storage(backend), "t", lambda: 1.0)
+    restored = tab.restore_history(tab.load())
+    assert all(part[2] for part in tab.parts.known) and len(tab.parts.known) == 3
+    restored.play(next(d for d in ("left", "down", "right", "up") if Game.from_dict(restored.to_dict()).play(d).moved))
+    assert tab.save(restored)
+    assert stored(backend, "t") == saved_form(restored)
