@@ -44,9 +44,9 @@ def pace_collector() -> "int | None":
 
     The page's MicroPython collects after every 16 KB allocated, and a collection takes the longer the more is
     live: a long game's history (each move keeps its position, for undo) made every move pay for the whole game,
-    several times (a move cost three to five times as much at move 6,000 as in a fresh game).  A collection
-    every few tens of MB (the heap has over 100 MB free) comes every few hundred moves instead.  None in CPython,
-    which has no such threshold.
+    several times (a move cost three times as much at move 6,000 as in a fresh game, with tasks up to 300 ms).
+    The heap starts with over 100 MB free; a person's move allocates about 56 KB, so a collection now comes
+    about every thousand moves (one task of 100-300 ms at move 6,000).  None in CPython, which has no threshold.
     """
     if not hasattr(gc, "threshold") or not hasattr(gc, "mem_free"):
         return None
