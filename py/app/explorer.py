@@ -24,7 +24,7 @@ from app.glossary import glossary_html, term
 from app.panel_focus import KeysBack, focus_board, focus_heading
 from app.view import ARROWS, colour_class
 from app.wiring import Wiring
-from game2048.values import format_value
+from game2048.values import fixed, format_value
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -196,7 +196,8 @@ def status_text(explanation: dict[str, Any]) -> str:
         return "No legal move: the game is lost."
     return (
         f"{decision['move']} at depth {decision['depth']}: {int(decision['nodes']):,} nodes in "
-        f"{float(decision['elapsed_ms']):.0f} ms, then {float(analysis.get('elapsed_ms', 0)):.0f} ms explaining."
+        f"{fixed(float(decision['elapsed_ms']), 0)} ms, "
+        f"then {fixed(float(analysis.get('elapsed_ms', 0)), 0)} ms explaining."
     )
 
 
@@ -295,7 +296,7 @@ def _root_section(explanation: dict[str, Any]) -> str:
             f'<li class="root-move{chosen}{"" if entry["exact"] else " bound"}" data-move="{move}" '
             f'data-exact="{str(entry["exact"]).lower()}" title="{escape(kind)}">'
             f'<span class="root-name">{move}</span>'
-            f'<span class="root-bar"><span class="{fill}" style="width:{width:.1f}%"></span></span>'
+            f'<span class="root-bar"><span class="{fill}" style="width:{fixed(width, 1)}%"></span></span>'
             f'<span class="root-value">{text}{mark}<span class="root-kind">{escape(kind)}</span></span></li>'
         )
     bounds = any(e["legal"] and not e["exact"] for e in root)
@@ -398,8 +399,8 @@ def _chance_section(chance: dict[str, Any] | None) -> str:
         worth = cell_means[index]
         level = 0 if high == low else round(4 * (high - worth) / (high - low))  # darker: worse for you
         words = (
-            f"{_cell_name(index)}: a 2 (probability {cell['p_two']:.3f}) leaves "
-            f"{format_value(cell['two'] - mean)} from the mean, a 4 ({cell['p_four']:.3f}) "
+            f"{_cell_name(index)}: a 2 (probability {fixed(cell['p_two'], 3)}) leaves "
+            f"{format_value(cell['two'] - mean)} from the mean, a 4 ({fixed(cell['p_four'], 3)}) "
             f"{format_value(cell['four'] - mean)}"
         )
         return (
@@ -437,7 +438,7 @@ def _iterations_section(iterations: list[dict[str, Any]]) -> str:
         rows.append(
             f"<tr{cls}><td>{int(it['depth'])}</td>{cells}<td>{int(it['nodes']):,}</td>"
             f"<td>{int(it['cutoffs']):,}</td><td>{int(it['table_hits']):,}</td>"
-            f"<td>{float(it['elapsed_ms']):.1f}</td></tr>"
+            f"<td>{fixed(float(it['elapsed_ms']), 1)}</td></tr>"
         )
     return (
         '<section class="explorer-part" aria-labelledby="explorer-iterations-title">'
@@ -626,7 +627,7 @@ def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:
         share = 100 * int(pruning["search_nodes"]) / int(minimax)
         rows.append(
             f'<tr><th scope="row">Plain {term("minimax", "minimax")}, same tree</th><td>{int(minimax):,}</td>'
-            f"<td>{how}; alpha-beta visits {share:.1f} %</td></tr>"
+            f"<td>{how}; alpha-beta visits {fixed(share, 1)} %</td></tr>"
         )
     for key, name in (
         ("without_table", term("transposition-table", "transposition table")),

@@ -1,4 +1,4 @@
-"""What a search's values mean and how a person reads them: the win score, and ``format_value``.
+"""What a search's values mean and how a person reads them: the win score, ``format_value`` and ``fixed``.
 
 Plain Python with no imports, so the page's main thread (the explorer's and
 the step-by-step tree's drawing) reads values exactly as the worker, the
@@ -30,3 +30,16 @@ def format_value(value: "float | None") -> str:
     else:
         text = f"{value:.4g}"
     return text.replace("-", "\u2212")
+
+
+def fixed(value: float, places: int) -> str:
+    """``value`` with ``places`` decimals (``f"{value:.{places}f}"``), a tie rounded up, the same in every interpreter.
+
+    CPython's format rounds a tie to even (``12.5`` gives "12") and MicroPython's up ("13"), so a time or a
+    share the page draws would read differently in the two; this rounds in integers and formats no float.
+    """
+    scale = 10**places
+    units = int(abs(value) * scale + 0.5)
+    whole, part = divmod(units, scale)
+    sign = "-" if value < 0 and units else ""
+    return sign + str(whole) + ("." + ("0" * places + str(part))[-places:] if places else "")
