@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-lighthouse bench-games soak lab site
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-lighthouse bench-games bench-move-cost bench-lab-files soak lab site
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
@@ -87,6 +87,14 @@ bench-lighthouse: deps chromium
 # Seeded games by the page's own autoplay in Chromium beside the CPython lab (ARGS="--games 4 --resume").
 bench-games: deps chromium
 	$(VPY) tools/bench_games.py --lab $(ARGS)
+
+# Main-thread time a move costs in a fresh game and at move 6,000 of a long one (ARGS="--root /tmp/before" compares).
+bench-move-cost: deps chromium
+	$(VPY) tools/bench_move_cost.py $(ARGS)
+
+# The longest main-thread task while the page reads a lab file of 10,000 games (ARGS="--games 18926 --per-move").
+bench-lab-files: deps chromium
+	$(VPY) tools/bench_lab_files.py $(ARGS)
 
 soak: deps chromium
 	$(VPY) tools/soak.py $(ARGS)
