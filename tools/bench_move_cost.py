@@ -33,6 +33,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "py"))
 from bench_load import describe_run, git_commit, machine  # noqa: E402
+from bench_long_tasks import LONG_TASKS_JS  # noqa: E402
 from browser import READY_SELECTOR, launch_chromium, watch_page  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
 
@@ -45,12 +46,6 @@ LONG_GAME = REPO_ROOT / "tests" / "data" / "long_game.txt"
 GAME_KEY = "game2048:game"
 STARTED_MS = 1_700_000_000_000.0
 KEYS = {B.UP: "ArrowUp", B.RIGHT: "ArrowRight", B.DOWN: "ArrowDown", B.LEFT: "ArrowLeft"}
-LONG_TASKS_JS = """
-window.__longTasks = [];
-new PerformanceObserver((list) => {
-  for (const entry of list.getEntries()) window.__longTasks.push([entry.startTime, entry.duration]);
-}).observe({type: "longtask", buffered: true});
-"""
 SETTLED = '#board[data-settled="true"]'
 TIMEOUT_MS = 240_000
 
