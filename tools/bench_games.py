@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import platform
 import subprocess
@@ -37,6 +38,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 from browser import CHROMIUM_ARGS, READY_SELECTOR, chromium_path  # noqa: E402
+from page_storage import STORAGE_ITEMS_JS, saved_game  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
 
 sys.path.insert(0, str(REPO_ROOT / "py"))
@@ -48,13 +50,16 @@ from game2048.lab.records import read, resumable, to_line  # noqa: E402
 from game2048.lab.summary import summarize  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "lab-out" / "bench-games.jsonl"
-READ_RECORD_JS = """(seed) => {
-  const game = JSON.parse(localStorage.getItem('game2048:game') || 'null');
-  if (game && game.record && game.record.seed === seed) return game.record;
-  const games = JSON.parse(localStorage.getItem('game2048:games') || '[]');
-  return games.find((record) => record.seed === seed) || null;
-}"""
 TOP_TILE_JS = "Math.max(0, ...[...document.querySelectorAll('#board .tile-inner')].map((t) => +t.textContent || 0))"
+
+
+def record_in_storage(items: dict[str, str], seed: int) -> dict[str, Any] | None:
+    """The record of game ``seed`` in the page's storage: the game saved last, or a finished game; None if neither."""
+    game = saved_game(items)
+    if game and game.get("record") and game["record"].get("seed") == seed:
+        return game["record"]  # type: ignore[no-any-return]
+    finished = json.loads(items.get("game2048:games") or "[]")
+    return next((record for record in finished if record.get("seed") == seed), None)
 
 
 def stopped_at(record: GameRecord, stop_tile: int) -> GameRecord:
@@ -174,7 +179,7 @@ async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Names
                 break
         seconds = time.perf_counter() - started
         await page.wait_for_selector('#board[data-settled="true"]', state="attached")
-        record = await page.evaluate(READ_RECORD_JS, seed)
+        record = record_in_storage(await page.evaluate(STORAGE_ITEMS_JS), seed)
         if record is None:
             raise RuntimeError(f"game {seed}: the page holds no record of it ({await page.text_content('#ai-status')})")
         if errors:
