@@ -42,11 +42,9 @@ GC_THRESHOLD = 64 << 20
 def pace_collector() -> "int | None":
     """Let MicroPython collect after ``GC_THRESHOLD`` bytes allocated (at most half the free heap); the threshold set.
 
-    The page's MicroPython collects after every 16 KB allocated, and a collection takes the longer the more is
-    live: a long game's history (each move keeps its position, for undo) made every move pay for the whole game,
-    several times (a move cost three times as much at move 6,000 as in a fresh game, with tasks up to 300 ms).
-    The heap starts with over 100 MB free; a person's move allocates about 56 KB, so a collection now comes
-    about every thousand moves (one task of 100-300 ms at move 6,000).  None in CPython, which has no threshold.
+    At MicroPython's own pace (a collection every 16 KB allocated) a long game's history, which keeps each move's
+    position for undo, was walked every few moves, so a move cost the more the longer the game (docs/results.md,
+    issue 39); a collection now comes about once in a thousand moves.  None in CPython, which has no threshold.
     """
     if not hasattr(gc, "threshold") or not hasattr(gc, "mem_free"):
         return None
