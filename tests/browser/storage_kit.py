@@ -6,9 +6,11 @@ from typing import Any
 
 import page_storage
 
-SAVED_MOVES_JS = """n => { const p = JSON.parse(localStorage.getItem('game2048:game'));
-  const slot = p && p.live && JSON.parse(localStorage.getItem('game2048:live:' + p.live));
-  return !!(slot && slot.record && slot.record.result.moves === n); }"""
+from app.storage import GAME_KEY, LIVE_PREFIX
+
+SAVED_MOVES_JS = f"""n => {{ const p = JSON.parse(localStorage.getItem('{GAME_KEY}'));
+  const slot = p && p.live && JSON.parse(localStorage.getItem('{LIVE_PREFIX}' + p.live));
+  return !!(slot && slot.record && slot.record.result.moves === n); }}"""
 """``page.wait_for_function(SAVED_MOVES_JS, arg=n)``: until the game saved last has ``n`` moves in its record."""
 
 
