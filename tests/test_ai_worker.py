@@ -21,6 +21,7 @@ def think(**request) -> dict:
 def test_exports_the_page_functions() -> None:
     assert ai_worker.__export__ == [
         "think",
+        "think_part",
         "explain",
         "trace",
         "presets",
@@ -208,3 +209,18 @@ def test_evaluation_speed_counts_a_presets_evaluations_per_second() -> None:
 def test_heap_bytes_answers_a_size() -> None:
     answer = json.loads(ai_worker.heap_bytes("{}"))
     assert answer["ok"] and answer["bytes"] > 1_000_000
+
+
+def test_think_part_answers_a_share_of_the_decision_or_says_what_was_wrong() -> None:
+    answer = json.loads(
+        ai_worker.think_part(json.dumps({"rows": ROWS, "depth": 3, "algorithm": "expectimax", "part": 1, "parts": 2}))
+    )
+    assert answer["ok"] and [depth for depth, _ in answer["iterations"]] == [3]
+    assert answer["nodes"] > 0 and answer["exhausted"] is False
+    for bad, words in (
+        ({"algorithm": "alphabeta"}, "only expectimax"),
+        ({"algorithm": "expectimax", "part": 2, "parts": 2}, "part is 0 to 1"),
+        ({"algorithm": "expectimax", "parts": "2"}, "whole number"),
+    ):
+        refused = json.loads(ai_worker.think_part(json.dumps({"rows": ROWS, "depth": 2, **bad})))
+        assert refused["ok"] is False and words in refused["error"]

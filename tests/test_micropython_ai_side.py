@@ -10,7 +10,9 @@ in CPython, as the worker makes them, and handed to the scripts as JSON text.
 from micropython_runner import json_outputs
 
 from game2048.board import count_empty, from_rows
-from game2048.search import explain, stepwise
+from game2048.evaluation import rows
+from game2048.search import expectimax, explain, stepwise
+from game2048.search.clock import Deadline
 
 FAKE_DOM = '''
 import json
@@ -310,7 +312,7 @@ from app.ai_client import AiClient
 from app.ai_controls import AiControls
 from app.ai_panel import AiPanel
 
-READOUT = ("algorithm", "preset", "move", "depth", "nodes", "nps", "cutoffs", "time")
+READOUT = ("algorithm", "preset", "move", "depth", "nodes", "nps", "cutoffs", "time", "workers")
 PANEL = ("hint", "step", "autoplay", "status", "algorithm", "think", "think-value", "pause", "pause-value", "preset")
 PANEL += ("weights", "weights-reset", "readout")
 
@@ -425,6 +427,91 @@ async def main():
     return out
 """
 """Ends with ``main()``, a coroutine whose result is the output (see ``_outputs``)."""
+
+
+TEAM = """
+import asyncio
+
+import app.ai_client as ai_client
+from app.ai_split import AiTeam, merge, team_size, worker_count
+
+ai_client.TIMEOUT_SLACK_S = 0.05
+PARTS = json.loads(DATA)
+
+
+class Worker:
+    def __init__(self, kind):
+        self.kind = kind
+
+    async def ready(self):
+        return "ok"
+
+    async def presets(self):
+        return json.dumps([{"name": "rows", "default_weights": {"w": 1.0}}])
+
+    async def prepare_other_presets(self):
+        return "ok"
+
+    async def heap_bytes(self, request):
+        return json.dumps({"ok": True, "bytes": 123456789})
+
+    async def think(self, request):
+        return json.dumps({"ok": True, "move": "up", "depth": 3, "alone": True})
+
+    async def think_part(self, request):
+        asked = json.loads(request)
+        if self.kind == "crash":
+            raise RuntimeError("the worker was terminated")
+        if self.kind == "hang":
+            await asyncio.sleep(60)
+        return json.dumps(dict(PARTS[asked["part"]], ok=True))
+
+
+def shown(answer):
+    return [answer.get("move"), answer.get("depth"), round(answer.get("score") or 0, 3), answer.get("workers")]
+
+
+class Navigator:
+    hardwareConcurrency = 8
+    deviceMemory = 2
+
+
+async def main():
+    out = [[worker_count(c, m) for c, m in ((1, None), (3, None), (16, 8), (16, 1.5), ("?", None))]]
+    out.append([team_size(q, Navigator()) for q in ("", "?workers=3", "?workers=0", "?workers=1x")])
+    out.append(shown(merge(PARTS, {"think_ms": 100, "depth": 3})))
+    out.append(shown(merge(PARTS[:1], {"think_ms": 100, "depth": 3}) or {}))
+    for kind in ("ok", "crash", "hang"):
+        workers = {None: Worker("ok"), "ai-help-1": Worker(kind)}
+        team = AiTeam(lambda attempt, name=None: workers[name], 2)
+        connected = await team.connect()
+        for _ in range(100):
+            if team.helpers or team.dropped:
+                break
+            await asyncio.sleep(0.01)
+        request = {"rows": [[2]], "think_ms": 10, "depth": 3, "algorithm": "expectimax", "preset": "rows"}
+        answer = await team.think(request)
+        for _ in range(100):
+            if not team.helpers or kind == "ok":
+                break
+            await asyncio.sleep(0.02)
+        out.append([kind, connected, shown(answer), answer.get("alone"), team.describe()])
+    return out
+"""
+
+
+def test_the_team_merges_and_drops_the_same() -> None:
+    board = from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    evaluate = rows.make_evaluator()
+    parts = [expectimax.search_part(board, evaluate, Deadline(None), k, 2, depth=3) for k in range(2)]
+    micropython, cpython = json_outputs(TEAM, {"fakedom.py": FAKE_DOM}, parts, asynchronous=True)
+    assert micropython == cpython
+    assert cpython[0] == [1, 3, 4, 1, 1] and cpython[1][2][0] == 2 and "Ignored ?workers=" in cpython[1][2][1]
+    one = expectimax.search(board, evaluate, Deadline(None), depth=3)
+    assert cpython[2][:2] == [one.move, 3] and cpython[3] == [None, None, 0, None]
+    ok, crash, hang = cpython[4:]
+    assert ok[2][3] == 2 and "2 of 2 workers" in ok[4] and "123 MB" in ok[4]
+    assert crash[3] is True and "Dropped" in crash[4] and hang[3] is True and "Dropped" in hang[4]
 
 
 def test_settings_are_read_and_requested_the_same() -> None:

@@ -27,6 +27,7 @@ import asyncio
 
 from app.ai_client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS, START_TIMEOUT_S, AiClient
 from app.ai_panel import AiPanel
+from app.ai_split import AiTeam
 from app.announce import hint_sentence
 from app.play import AI, HUMAN, Intent, PlaySession
 from app.wiring import Wiring
@@ -51,7 +52,7 @@ class AiControls:
         document: Any,
         session: PlaySession,
         view: Any,
-        client: AiClient,
+        client: AiClient | AiTeam,
         panel: AiPanel,
         create_proxy: Callable[[Callable[..., Any]], Any],
     ) -> None:

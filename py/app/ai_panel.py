@@ -14,6 +14,7 @@ said through the view's live region.  ``AiControls`` runs the actions.
 
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
+from app.ai_split import AiTeam
 from app.glossary import MEANINGS, mark_term
 from app.network_download import download, page_folder, progress_text, ready_text
 from app.panel_focus import KeysBack
@@ -35,7 +36,7 @@ class AiPanel:
     def __init__(
         self,
         document: Any,
-        client: AiClient,
+        client: AiClient | AiTeam,
         storage: Any,
         view: Any,
         create_proxy: "Callable[[Callable[..., Any]], Any]",
@@ -254,6 +255,7 @@ class AiPanel:
             "nps": f"{round(float(answer.get('nodes_per_second') or 0)):,}/s",  # MicroPython: no "," for floats
             "cutoffs": f"{int(answer.get('cutoffs') or 0):,}",
             "time": f"{float(answer.get('elapsed_ms') or 0):.0f} ms of {_ms(answer.get('think_ms') or 0)}",
+            "workers": str(int(answer.get("workers") or 1)),
         }
         for key, text in fields.items():
             self.document.getElementById(f"readout-{key}").textContent = text

@@ -20,6 +20,9 @@ CPython exactly as the worker runs it.
   answer ``SearchResult.to_dict()`` plus ``"ok": true``, or
   ``{"ok": false, "error": message}``.  A bad request never raises into the
   page: the message says what was wrong.
+* ``think_part(request_json) -> answer_json``: ``think``'s request plus
+  ``part`` and ``parts``: this worker's share of an expectimax decision that
+  several search (``app.ai_split`` merges the parts).
 * ``explain(request_json) -> answer_json``: ``think`` plus the search's
   explanation, for the page's explorer (``explain`` below).
 * ``trace(request_json) -> answer_json``: alpha-beta step by step
@@ -52,7 +55,7 @@ from typing import Any
 
 from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
-from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, stepwise
+from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, decide_part, stepwise
 from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
 
 REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
@@ -88,6 +91,23 @@ def _answer(request_json: str, fields: tuple[str, ...], compute: Callable[[dict[
 def think(request_json: str) -> str:
     """Search the requested board; the answer is JSON with ``ok`` true and the result, or ``ok`` false and why."""
     return _answer(request_json, REQUEST_FIELDS, lambda request: decide(*_search(request)).to_dict())
+
+
+PART_FIELDS = (*REQUEST_FIELDS, "part", "parts")
+
+
+def think_part(request_json: str) -> str:
+    """One worker's share of an expectimax decision searched by several (``search.decide_part``), as JSON.
+
+    Request: ``think``'s plus ``part`` and ``parts``; answer ``{"ok": true, "iterations", "exhausted",
+    "nodes", "cutoffs", "elapsed_ms"}`` (``app.ai_split.merge`` makes the decision), or ``ok`` false and why.
+    """
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        board, options = _search(request)
+        return decide_part(board, options, request.get("part", 0), request.get("parts", 1))
+
+    return _answer(request_json, PART_FIELDS, compute)
 
 
 def trace(request_json: str) -> str:
@@ -345,6 +365,7 @@ def _freeze() -> None:
 
 __export__ = [
     "think",
+    "think_part",
     "explain",
     "trace",
     "presets",

@@ -143,6 +143,12 @@ ENTRIES = (
         "probability-weighted mean over every 2 and 4 in every empty cell.",
     ),
     ("think-time", "Think time", "How long the AI searches for each move; it plays the deepest finished depth."),
+    (
+        "workers",
+        "Workers",
+        "Background threads the AI searches in. Expectimax shares a decision among them, each searching some "
+        "of the moves (every move to depth 2), and plays the deepest depth all of them finished.",
+    ),
 )
 """(key, word, meaning), in the glossary's order."""
 

@@ -30,8 +30,10 @@ AI_WORKER_SRC = "./py/app/ai_worker.py"
 AI_WORKER_CONFIG = "./pyscript-worker.toml"
 
 
-async def start_ai_worker(attempt: int) -> Any:
+async def start_ai_worker(attempt: int, base: str = AI_WORKER_NAME) -> Any:
     """The AI worker: first the one ``index.html`` declares, then a new one per attempt, with a name of its own.
+
+    ``base`` names a helper worker instead (``app.ai_split``: ``ai-help-1``...), which the page declares here.
 
     A worker the page does not declare is declared here (PyScript boots script
     tags added later).  The worker's file is fetched first: PyScript reports a
@@ -44,7 +46,7 @@ async def start_ai_worker(attempt: int) -> Any:
         raise RuntimeError("its file could not be loaded (network error)") from None
     if not response.ok:
         raise RuntimeError(f"its file could not be loaded (HTTP {response.status})")
-    name = AI_WORKER_NAME if attempt == 1 else f"{AI_WORKER_NAME}-{attempt}"
+    name = base if attempt == 1 else f"{base}-{attempt}"
     if document.querySelector(f'script[name="{name}"]') is None:
         script = document.createElement("script")
         for key, value in (

@@ -38,6 +38,7 @@ except ImportError:
 if TYPE_CHECKING:  # imported by ``main`` in the steps that build them, after the board is drawn
     from app.ai_client import AiClient
     from app.ai_controls import AiControls
+    from app.ai_split import AiTeam
     from app.explorer import Explorer
     from app.games_panel import GamesPanel
     from app.replays import Replays
@@ -123,9 +124,9 @@ async def main(
     system_reduces = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
     _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
     await pause("board")  # the board is drawn; the AI's modules next
-    from app.ai_client import AiClient
     from app.ai_controls import SHORTCUTS, AiControls
     from app.ai_panel import AiPanel
+    from app.ai_split import AiTeam, team_size
     from app.explorer import EXPLORER_KEY, Explorer
     from app.tree_walk import TreeWalk
 
@@ -146,8 +147,18 @@ async def main(
     def redo() -> None:
         session.submit(Intent("redo"))
 
-    client = AiClient(start_ai_worker)
+    workers, workers_notice = team_size(query, window.navigator)
+    if workers_notice:
+        view.show_notice(workers_notice)
+    client = AiTeam(start_ai_worker, workers)
     ai_panel = AiPanel(document, client, storage, view, create_proxy)
+    workers_line = document.getElementById("ai-workers")
+
+    def show_team() -> None:
+        workers_line.textContent = client.describe()
+
+    client.listeners.append(show_team)
+    show_team()
     await pause("ai-panel")  # the AI's settings; its buttons and the explorer next
     controls = AiControls(document, session, view, client, ai_panel, create_proxy)
     ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
@@ -226,7 +237,7 @@ def replay_parts(
     saved: SavedGames,
     switcher: GameSwitcher,
     controls: "AiControls",
-    client: "AiClient",
+    client: "AiClient | AiTeam",
     explorer: "Explorer",
 ) -> "tuple[Replays, GamesPanel]":
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""

@@ -64,6 +64,35 @@ def decide(board: Board, options: SearchOptions, clock: Clock | None = None) -> 
     return result
 
 
+def decide_part(
+    board: Board, options: SearchOptions, part: int, parts: int, clock: Clock | None = None
+) -> dict[str, Any]:
+    """One of ``parts`` workers' share of the expectimax decision ``options`` describe (``expectimax.search_part``).
+
+    Alpha-beta is not split: its cutoffs need the moves searched before, in one tree.
+    """
+    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
+        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    if options.algorithm != "expectimax":
+        raise ValueError(f"only expectimax is searched in parts, got {options.algorithm!r}")
+    for name, value in (("parts", parts), ("part", part)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"{name} is a whole number, got {value!r}")
+    if not 1 <= parts <= MAX_PARTS:
+        raise ValueError(f"parts is 1 to {MAX_PARTS}, got {parts!r}")
+    if not 0 <= part < parts:
+        raise ValueError(f"part is 0 to {parts - 1}, got {part!r}")
+    evaluate = options.evaluator()
+    from .expectimax import search_part
+
+    deadline = Deadline(options.think_ms if options.timed else None, clock or time.perf_counter)
+    return search_part(board, evaluate, deadline, part, parts, depth=options.depth)
+
+
+MAX_PARTS = 8
+"""The most workers one decision is shared among (the page uses at most 4)."""
+
+
 def explain(board: Board, think_ms: float = 100, depth: int | None = None, **options: Any) -> dict[str, Any]:
     """The decision ``best_move`` makes for ``board``, with all the search knows about it (``search.explanation``).
 
@@ -83,6 +112,7 @@ __all__ = [
     "SearchResult",
     "best_move",
     "decide",
+    "decide_part",
     "explain",
     "rescues",
 ]

@@ -78,6 +78,10 @@ more than the last growth seen (measured 8 to 30 times at depths 3 to 5; less wh
 MAX_DEPTH = 64
 """Iterative deepening never goes deeper (in practice the clock or the cutoff stops it long before)."""
 
+SHARED_DEPTH = 2
+"""Workers sharing one decision (``part``) each search every move up to this depth: a few milliseconds that
+let any one of them answer alone when another fails."""
+
 TWO_PROBABILITY = 0.9
 FOUR_PROBABILITY = 0.1
 
@@ -198,16 +202,21 @@ class _Searcher:
         self.player = player
 
     def root(
-        self, board: Board, depth: int, values: list[tuple[int, float, bool]] | None = None
+        self,
+        board: Board,
+        depth: int,
+        values: list[tuple[int, float, bool]] | None = None,
+        only: tuple[int, ...] | None = None,
     ) -> tuple[int | None, float]:
         """(index in DIRECTIONS of the best move, its value) at exactly ``depth``; ties keep the first.
 
-        ``values`` (``explain``) receives (index, value, True) for every legal move.
+        ``values`` (``explain``, ``search_part``) receives (index, value, True) for every legal move searched;
+        ``only``: the moves (indices) to search, all legal ones when None.
         """
         best_index: int | None = None
         best_value = 0.0
         for index, after in enumerate(afterstates(board)):
-            if after == board:
+            if after == board or (only is not None and index not in only):
                 continue
             self.nodes += 1
             value = self.chance(after, depth - 1, 1.0) if depth > 1 else self._leaf(after)
@@ -331,6 +340,7 @@ def search(
     lost_value: float | None = None,
     preset: str = "rows",
     trace: Trace | None = None,
+    part: tuple[int, int] | None = None,
 ) -> SearchResult:
     """The expectimax decision for ``board``.
 
@@ -343,6 +353,8 @@ def search(
     ``lost_value`` defaults to ``evaluate.lost_value`` when the evaluation
     defines it, else ``DEFAULT_LOST_VALUE``.  ``preset`` only labels the result.
     ``trace`` (``explain``) records each iteration and keeps the searcher.
+    ``part=(k, n)``: the k-th of n workers' share of one decision (``search_part``): every legal move up to
+    ``SHARED_DEPTH``, then only the moves ``split_moves`` gives it; the result's move is the best of those.
     """
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be at least 1, got {depth!r}")
@@ -363,12 +375,16 @@ def search(
     completed = 0
     depths = [depth] if depth is not None else range(1, MAX_DEPTH + 1)
     last_ms = 0.0
+    own = split_moves(board, part[1])[part[0]] if part is not None else None
     for d in depths:
+        only = own if own is not None and d > SHARED_DEPTH else None
+        if only == ():
+            break  # more workers than moves: this one's share was the shared depths
         searcher.reached_limit = False
         started = deadline.elapsed_ms() if depth is None or trace is not None else 0.0  # fixed depth: no clock
         values: list[tuple[int, float, bool]] | None = [] if trace is not None else None
         try:
-            index, value = searcher.root(board, d, values)
+            index, value = searcher.root(board, d, values, only)
         except TimeUp:
             if trace is not None:
                 trace.record(d, False, -1, 0.0, searcher.totals(), deadline.elapsed_ms() - started)
@@ -379,6 +395,8 @@ def search(
             break
         best_index, best_value, completed = index, value, d
         if not searcher.reached_limit or single_move:
+            if trace is not None:
+                trace.exhausted = not searcher.reached_limit
             break
         if depth is None:
             if deadline.expired():
@@ -400,3 +418,53 @@ def search(
         preset=preset,
         think_ms=think_ms,
     )
+
+
+def split_moves(board: Board, parts: int) -> list[tuple[int, ...]]:
+    """The legal moves (indices in DIRECTIONS) dealt among ``parts`` workers, the largest trees first.
+
+    A move's tree grows with the empty cells after it, so moves go, most empty cells first, each to the
+    part with the fewest empty cells so far (ties: the lower part, the lower index); each part's moves in
+    index order.  The same for every worker, so each can compute its own share.
+    """
+    if parts < 1:
+        raise ValueError(f"parts must be at least 1, got {parts!r}")
+    moves = []
+    for index, after in enumerate(afterstates(board)):
+        if after != board:
+            x = after | (after >> 1)
+            moves.append((((x | (x >> 2)) & ONES).bit_count(), index))  # (filled cells, index)
+    loads = [0] * parts
+    shares: list[list[int]] = [[] for _ in range(parts)]
+    for filled, index in sorted(moves):
+        k = loads.index(min(loads))
+        loads[k] += 16 - filled
+        shares[k].append(index)
+    return [tuple(sorted(share)) for share in shares]
+
+
+def search_part(
+    board: Board, evaluate: Evaluator, deadline: Deadline, part: int, parts: int, depth: int | None = None
+) -> dict[str, object]:
+    """One worker's share of a decision searched by ``parts`` workers, JSON-ready for the page to merge.
+
+    ``{"moves", "iterations": [[depth, [[move index, value], ...]], ...], "exhausted", "nodes", "cutoffs",
+    "elapsed_ms"}``: the legal moves, each completed iteration's root values (every legal move up to ``SHARED_DEPTH``,
+    then this part's own), and whether the last one reached no leaf at its depth (its values then
+    stand for every deeper depth).  ``app.ai_split.merge`` makes the decision from all parts.
+    """
+    if not 0 <= part < parts:
+        raise ValueError(f"part must be 0 to {parts - 1}, got {part!r}")
+    trace = Trace()
+    result = search(board, evaluate, deadline, depth, trace=trace, part=(part, parts))
+    iterations = [
+        [it.depth, [[index, value] for index, value, _ in it.root]] for it in trace.iterations if it.completed
+    ]
+    return {
+        "moves": [index for index, after in enumerate(afterstates(board)) if after != board],
+        "iterations": iterations,
+        "exhausted": trace.exhausted,
+        "nodes": result.nodes,
+        "cutoffs": result.cutoffs,
+        "elapsed_ms": result.elapsed_ms,
+    }

@@ -75,6 +75,8 @@ class Trace:
         self.iterations: list[Iteration] = []
         self.tree: Any = None
         self.win_possible = True
+        self.exhausted = False
+        """Expectimax: the last iteration reached no leaf at its depth, so a deeper one would repeat it."""
 
     def record(
         self,
