@@ -180,13 +180,15 @@ def run_chromium(
     algorithm: str,
     warmup: int = 0,
     preset: str | None = None,
+    workers: int = 1,
 ) -> list[Sample]:
-    """The same requests through the page's worker in Chromium (see ``tools/bench_browser.py``)."""
+    """The same requests through the page's ``workers`` AI workers in Chromium (see ``tools/bench_browser.py``)."""
     from bench_browser import think_in_chromium  # here, not above: it needs playwright, --cpython-only does not
 
     warm = warmup_requests(positions, think_ms, warmup, algorithm, preset)
     before = [("load_network", {})] if needs_network(preset) else []
-    replies = think_in_chromium(warm + requests_for(positions, think_ms, repeat, algorithm, preset), before)
+    asked = warm + requests_for(positions, think_ms, repeat, algorithm, preset)
+    replies = think_in_chromium(asked, before, workers)
     replies = replies[len(warm) :]
     return [
         sample_from_answer(position, answer, round_trip)
@@ -257,12 +259,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--cpython-only", action="store_true", help="skip the Chromium run")
     parser.add_argument(
+        "--workers",
+        default="1",
+        help="Chromium runs with these numbers of AI workers, e.g. 1,2 (default 1; expectimax shares a decision)",
+    )
+    parser.add_argument(
         "--explain", action="store_true", help="also run CPython through the worker's explain (the explorer open)"
     )
     parser.add_argument("--json", type=Path, help="also write every sample and the summaries to this JSON file")
     args = parser.parse_args(argv)
     if args.think_ms <= 0 or args.repeat < 1 or args.warmup < 0:
         parser.error("--think-ms must be positive, --repeat at least 1 and --warmup at least 0")
+    try:
+        worker_counts = [int(n) for n in args.workers.split(",")]
+    except ValueError:
+        parser.error(f"--workers is a list of numbers of workers, like 1,2; got {args.workers!r}")
+    if not all(1 <= n <= 4 for n in worker_counts):
+        parser.error(f"--workers are 1 to 4 (the page's most), got {args.workers!r}")
 
     if args.evaluations:
         speeds = evaluation_speeds(1.0, chromium=not args.cpython_only)
@@ -289,11 +302,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             positions, args.think_ms, args.repeat, args.algorithm, args.warmup, explain=True, preset=args.preset
         )
         print("CPython with the explanation done", flush=True)
-    if not args.cpython_only:
-        runs["Chromium"] = run_chromium(
-            positions, args.think_ms, args.repeat, args.algorithm, args.warmup, preset=args.preset
+    for workers in [] if args.cpython_only else worker_counts:
+        name = "Chromium" if workers == 1 else f"Chromium x{workers}"
+        runs[name] = run_chromium(
+            positions, args.think_ms, args.repeat, args.algorithm, args.warmup, preset=args.preset, workers=workers
         )
-        print("Chromium (Pyodide worker) done", flush=True)
+        print(f"{name} (Pyodide, {workers} worker{'s' if workers > 1 else ''}) done", flush=True)
     table = {name: summary(samples) for name, samples in runs.items()}
     print(format_table(table))
     if args.json:

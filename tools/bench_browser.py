@@ -1,8 +1,8 @@
 """Send search requests to the page's AI worker in Chromium and collect the answers (for ``tools/bench.py``).
 
-``bench.html`` declares ``py/app/ai_worker.py`` as a PyScript named worker
+``bench.html`` starts ``py/app/ai_worker.py`` as PyScript named workers
 with ``pyscript-worker.toml``, exactly as the page (``py/app/main.py``) does, and
-exposes the worker's ``think`` to JavaScript as ``window.benchThink``; this
+exposes the team's ``think`` (``app.ai_split``) to JavaScript as ``window.benchThink``; this
 module opens that page with ``tools/browser.page_session`` (the project's
 server and Chromium flags) and calls it once per request, one at a time, so
 each search has the worker to itself, as in the game.
@@ -50,16 +50,23 @@ def _check_page(page: Any, base_url: str, requests_log: list[str]) -> None:
         raise RuntimeError(f"the bench page made requests outside its origin: {foreign}")
 
 
+def bench_path(workers: int) -> str:
+    """The bench page with the page's team of ``workers`` AI workers (``app.ai_split``)."""
+    return f"{BENCH_PAGE}?workers={workers}"
+
+
 def think_in_chromium(
-    requests: Sequence[dict[str, Any]], before: Sequence[tuple[str, dict[str, Any]]] = ()
+    requests: Sequence[dict[str, Any]], before: Sequence[tuple[str, dict[str, Any]]] = (), workers: int = 1
 ) -> list[tuple[dict[str, Any], float]]:
-    """(worker answer, round trip in ms seen by the page's main thread) for each request, in order.
+    """(the team's answer, round trip in ms seen by the page's main thread) for each request, in order.
 
     ``before``: (export, request) calls made first, such as ``("load_network", {})`` for the
-    learned preset; one that fails stops the bench with the worker's message.
+    learned preset; one that fails stops the bench with the worker's message.  ``workers``: the AI's
+    workers, as ``?workers=`` gives the page (expectimax shares each decision among them).
     """
     out: list[tuple[dict[str, Any], float]] = []
-    with page_session(path=BENCH_PAGE, ready_timeout_ms=WORKER_READY_TIMEOUT_MS) as (page, base_url, requests_log):
+    session = page_session(path=bench_path(workers), ready_timeout_ms=WORKER_READY_TIMEOUT_MS)
+    with session as (page, base_url, requests_log):
         for function, request in before:
             _call(page, base_url, function, request)
         for request in requests:
@@ -71,7 +78,7 @@ def think_in_chromium(
 
 def calls_in_chromium(calls: Sequence[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
     """The worker's answers to (export, request) calls, in order, in one page."""
-    with page_session(path=BENCH_PAGE, ready_timeout_ms=WORKER_READY_TIMEOUT_MS) as (page, base_url, requests_log):
+    with page_session(path=bench_path(1), ready_timeout_ms=WORKER_READY_TIMEOUT_MS) as (page, base_url, requests_log):
         answers = [_call(page, base_url, function, request) for function, request in calls]
         _check_page(page, base_url, requests_log)
     return answers

@@ -8,7 +8,8 @@ the root's moves (``game2048.search.decide_part``: every move to its
 deepest depth at which every legal move has a value, so a helper that fails,
 or answers late, costs depth, never the answer: the primary's part alone
 covers every move at the shared depths.  A helper that raises is dropped; one
-late ``LATE_STRIKES`` times in a row too; the AI goes on with the others.
+late ``LATE_STRIKES`` times in a row too; the AI goes on with the others.  A
+fixed-depth decision waits for every part (each call keeps its own time limit).
 Alpha-beta stays in one worker (its cutoffs need one tree).
 
 Plain Python that MicroPython runs (the page's main thread).
@@ -300,7 +301,8 @@ class AiTeam:
         await ask(0, self.primary)
         grace = max(HELPER_GRACE_MS, budget / 10.0) / 1000.0
         started = _ticks()
-        while len(results) < parts and _seconds_since(started) < grace:
+        fixed = request.get("depth") is not None  # every part is needed; each call has its own time limit
+        while len(results) < parts and (fixed or _seconds_since(started) < grace):
             await asyncio.sleep(0.002)
         for k, helper in enumerate(team, 1):
             self._settle(helper, tasks[k - 1], results, k)

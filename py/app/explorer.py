@@ -151,7 +151,8 @@ class Explorer:
             return
         self.last_request, self.last_board = request, board
         self.shown += 1
-        self.status.textContent = status_text(explanation)
+        algorithm = str(explanation["decision"].get("algorithm"))
+        self.status.textContent = status_text(explanation) + team_note(getattr(self.client, "working", 1), algorithm)
         self.decision.innerHTML = render_explanation(explanation)
         self.decision.setAttribute("data-explained", str(self.shown))
         self.decision.setAttribute("data-depth", str(int(explanation["decision"].get("depth") or 0)))
@@ -198,6 +199,16 @@ def status_text(explanation: dict[str, Any]) -> str:
         f"{decision['move']} at depth {decision['depth']}: {int(decision['nodes']):,} nodes in "
         f"{fixed(float(decision['elapsed_ms']), 0)} ms, "
         f"then {fixed(float(analysis.get('elapsed_ms', 0)), 0)} ms explaining."
+    )
+
+
+def team_note(working: int, algorithm: str) -> str:
+    """What the status adds when the AI has several workers: the explained search is one worker's."""
+    if working <= 1 or algorithm != "expectimax":
+        return ""
+    return (
+        f" One worker searched this decision, so that all of it can be shown here; with the explorer closed,"
+        f" expectimax shares each decision among {working} workers, each searching some of the moves."
     )
 
 

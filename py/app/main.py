@@ -20,45 +20,10 @@ import asyncio  # noqa: E402
 
 from pyscript import workers  # noqa: E402
 
-try:  # names for annotations only: MicroPython skips annotations and has neither module
-    from typing import Any
-except ImportError:
-    pass
+from app.worker_start import worker_starter  # noqa: E402
 
-AI_WORKER_NAME = "ai"  # as index.html declares it
-AI_WORKER_SRC = "./py/app/ai_worker.py"
-AI_WORKER_CONFIG = "./pyscript-worker.toml"
-
-
-async def start_ai_worker(attempt: int, base: str = AI_WORKER_NAME) -> Any:
-    """The AI worker: first the one ``index.html`` declares, then a new one per attempt, with a name of its own.
-
-    ``base`` names a helper worker instead (``app.ai_split``: ``ai-help-1``...), which the page declares here.
-
-    A worker the page does not declare is declared here (PyScript boots script
-    tags added later).  The worker's file is fetched first: PyScript reports a
-    file it cannot fetch only as a page error, and its worker promise then
-    never settles.
-    """
-    try:
-        response = await window.fetch(AI_WORKER_SRC)
-    except Exception:  # noqa: BLE001 - a JavaScript network error
-        raise RuntimeError("its file could not be loaded (network error)") from None
-    if not response.ok:
-        raise RuntimeError(f"its file could not be loaded (HTTP {response.status})")
-    name = base if attempt == 1 else f"{base}-{attempt}"
-    if document.querySelector(f'script[name="{name}"]') is None:
-        script = document.createElement("script")
-        for key, value in (
-            ("type", "py"),
-            ("worker", ""),
-            ("name", name),
-            ("src", AI_WORKER_SRC),
-            ("config", AI_WORKER_CONFIG),
-        ):
-            script.setAttribute(key, value)
-        document.body.appendChild(script)
-    return await workers[name]
+start_ai_worker = worker_starter(window, document, workers)
+"""The AI's workers, started as ``app.worker_start`` says (the bench page starts its own the same way)."""
 
 
 async def start() -> None:

@@ -223,3 +223,10 @@ def test_opening_focuses_the_heading_and_closing_gives_the_board_the_focus() -> 
     assert explorer.is_open and focused == ["explorer-heading"]
     explorer.toggle()
     assert not explorer.is_open and focused == ["explorer-heading", "board"]
+
+
+def test_the_status_says_when_one_of_several_workers_searched_the_explained_decision():
+    from app.explorer import team_note
+
+    assert team_note(1, "expectimax") == "" and team_note(3, "alphabeta") == ""
+    assert "among 3 workers" in team_note(3, "expectimax") and "One worker searched" in team_note(3, "expectimax")
