@@ -124,11 +124,13 @@ def test_the_page_loads_every_module_precompiled_and_the_worker_from_source():
 
 
 def test_the_worker_is_started_with_its_own_configuration():
-    main = PAGE_ENTRY.read_text()
-    assert 'AI_WORKER_CONFIG = "./pyscript-worker.toml"' in main
-    assert 'AI_WORKER_SRC = "./py/app/ai_worker.py"' in main and WORKER_ENTRY.is_file()
-    # The page declares the first worker, as main.py declares a new one: same name, file and configuration.
-    assert 'AI_WORKER_NAME = "ai"' in main
+    starter = (ROOT / "py" / "app" / "worker_start.py").read_text()
+    assert 'AI_WORKER_CONFIG = "./pyscript-worker.toml"' in starter
+    assert 'AI_WORKER_SRC = "./py/app/ai_worker.py"' in starter and WORKER_ENTRY.is_file()
+    # The page declares the first worker, as worker_start declares a new one: same name, file and configuration.
+    assert 'AI_WORKER_NAME = "ai"' in starter
+    assert "worker_starter(window, document, workers)" in PAGE_ENTRY.read_text()
+    assert "worker_starter(window, document, workers)" in (ROOT / "bench.html").read_text()
     declared = '<script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript-worker.toml">'
     assert declared in INDEX.read_text()
 

@@ -139,13 +139,14 @@ def _small_site(root: Path) -> None:
         '<link rel="icon" href="data:,"><link rel="stylesheet" href="./a.css"><link rel="manifest" href="./m.json">'
         '<script type="module" src="./offline.js"></script>'
         '<script type="py" src="./py/app/main.py" config="./pyscript.toml"></script>'
+        '<script type="py" worker name="ai" src="./w.py" config="./w.toml"></script>'
     )
     (root / "m.json").write_text('{"icons": [{"src": "./icons/i.png"}]}')
     (root / "pyscript.toml").write_text(
         'interpreter = "./node_modules/pyodide/pyodide.mjs"\n[files]\n"./p.py" = "./p.py"\n'
     )
     (root / "w.toml").write_text('[files]\n"./q.py" = "./q.py"\n')
-    (root / "py" / "app" / "main.py").write_text('AI_WORKER_SRC = "./w.py"\nAI_WORKER_CONFIG = "./w.toml"\n')
+    (root / "py" / "app" / "main.py").write_text("start_ai_worker = None\n")
     for name in ("a.css", "offline.js", "icons/i.png", "p.py", "q.py", "w.py", *offline.RUNTIME_FILES):
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text(name)
@@ -167,6 +168,14 @@ def test_any_change_to_a_cached_file_is_a_new_version_and_only_then(tmp_path):
     second = offline.manifest(tmp_path)
     assert second["version"] != first["version"] and second["cache"] != first["cache"]
     assert {path for path in first["files"] if first["files"][path] != second["files"][path]} == {"q.py"}
+
+
+def test_a_page_that_declares_no_ai_worker_is_an_error(tmp_path):
+    _small_site(tmp_path)
+    index = tmp_path / "index.html"
+    index.write_text(index.read_text().replace(' worker name="ai"', ""))
+    with pytest.raises(ValueError, match="no longer declares its AI worker"):
+        offline.offline_files(tmp_path)
 
 
 def test_a_file_the_page_names_but_that_is_missing_is_an_error_not_a_partial_list(tmp_path):

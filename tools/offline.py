@@ -7,8 +7,7 @@ module or stylesheet is cached without anyone editing a list here:
   ``<script type="py">`` with its config;
 * each PyScript config (``pyscript.toml``, ``pyscript-worker.toml``): its
   ``[files]`` sources;
-* ``py/app/main.py``: the AI worker it starts (``AI_WORKER_SRC`` and
-  ``AI_WORKER_CONFIG``, read from its source, not imported);
+* the AI worker the page declares (its script and its configuration);
 * the web app manifest: its icons;
 * ``RUNTIME_FILES``: what PyScript core and Pyodide fetch from node_modules,
   recorded from Chromium (page and worker, up to an AI answer); they are
@@ -22,7 +21,6 @@ version, so a new cache, filled completely before it is used.
 
 from __future__ import annotations
 
-import ast
 import hashlib
 import json
 import threading
@@ -31,8 +29,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 PAGE = "index.html"
-PAGE_ENTRY = "py/app/main.py"
-WORKER_NAMES = ("AI_WORKER_SRC", "AI_WORKER_CONFIG")  # constants of main.py naming the worker's script and config
 MANIFEST_URL = "/offline-files.js"  # imported by sw.js: made in memory by tools/serve.py, written out by tools/site.py
 CACHE_PREFIX = "2048-offline-"
 
@@ -70,6 +66,7 @@ class _PageLinks(HTMLParser):
         self.files: list[str] = []
         self.configs: list[str] = []
         self.manifests: list[str] = []
+        self.workers: list[tuple[str, str]] = []  # (src, config) of each PyScript worker it declares
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = {name: value or "" for name, value in attrs}
@@ -82,6 +79,8 @@ class _PageLinks(HTMLParser):
                 self.files.append(values["src"])
             if values.get("config"):
                 self.configs.append(values["config"])
+            if "worker" in values and values.get("src") and values.get("config"):
+                self.workers.append((values["src"], values["config"]))
 
 
 def _local(url: str) -> str | None:
@@ -102,19 +101,12 @@ def _config_files(root: Path, config: str) -> list[str]:
     return [config, *(str(folder / path) for path in map(_local, sources) if path)]
 
 
-def _worker_files(root: Path) -> list[str]:
-    tree = ast.parse((root / PAGE_ENTRY).read_text(encoding="utf-8"))
-    found = {
-        target.id: node.value.value
-        for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
-        for target in node.targets
-        if isinstance(target, ast.Name) and target.id in WORKER_NAMES
-    }
-    missing = [name for name in WORKER_NAMES if name not in found]
-    if missing:
-        raise ValueError(f"{PAGE_ENTRY} no longer names its worker with {missing}: update tools/offline.py")
-    return [found[name] for name in WORKER_NAMES]
+def _worker_files(page: _PageLinks) -> list[str]:
+    """The AI worker's script and configuration, as the page declares its first worker (``index.html``;
+    ``app.worker_start`` declares the others alike, which ``tests/test_pyscript_config.py`` checks)."""
+    if not page.workers:
+        raise ValueError(f"{PAGE} no longer declares its AI worker: update tools/offline.py")
+    return list(page.workers[0])
 
 
 def offline_files(root: Path | str) -> list[str]:
@@ -122,7 +114,7 @@ def offline_files(root: Path | str) -> list[str]:
     root = Path(root)
     page = _PageLinks()
     page.feed((root / PAGE).read_text(encoding="utf-8"))
-    worker_src, worker_config = _worker_files(root)
+    worker_src, worker_config = _worker_files(page)
     configs = [*page.configs, worker_config]
     urls = [PAGE, *page.files, worker_src, *RUNTIME_FILES]
     if (root / NETWORK_MANIFEST).is_file():  # a copy of the page without the learned network has no manifest
