@@ -136,6 +136,26 @@ def test_the_table_has_one_row_per_player_with_wins_depths_think_times_and_moves
     assert rows[4] == "| none | 0 | — | — | — | — |"
 
 
+def test_games_played_to_the_end_count_each_late_tile() -> None:
+    page = [
+        _line(1, 32768, 16000, [100.0], [4]),
+        _line(2, 16384, 12000, [101.0], [4]),
+        _line(3, 4096, 3000, [99.0], [3]),
+    ]
+    rows = bg.table([("page", page), ("none", [])], 0).splitlines()
+    assert rows[0].startswith("| player | games | reached 2048 | reached 8192 | reached 16384 | reached 32768 |")
+    assert rows[1].count("---") == 9
+    assert rows[2].startswith("| page | 3 | 3 (100 %) | 2 (67 %) | 2 (67 %) | 1 (33 %) | ")
+    assert rows[3] == "| none | 0 | — | — | — | — | — | — | — |"
+
+
+def test_the_worker_count_is_one_to_four() -> None:
+    assert bg.parse_args(["--workers", "2"]).workers == 2 and bg.parse_args([]).workers is None
+    for bad in ("0", "5"):
+        with pytest.raises(SystemExit):
+            bg.parse_args(["--workers", bad])
+
+
 def test_options_default_to_the_issues_benchmark() -> None:
     args = bg.parse_args([])
     assert (args.games, args.seed_start, args.think_ms, args.parallel, args.stop_tile) == (20, 1, 100, 2, 2048)

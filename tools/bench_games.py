@@ -3,6 +3,7 @@
     python tools/bench_games.py [--games 20] [--seed-start 1] [--think-ms 100] [--parallel 2]
                                 [--algorithm alphabeta] [--preset classic]
                                 [--stop-tile 2048] [--out lab-out/bench-games.jsonl] [--resume] [--lab]
+                                [--workers N]
 
 Each game opens ``/?seed=N`` in a browser context of its own (so its
 storage is empty), sets the think time on the page's slider (and the pause
@@ -11,7 +12,9 @@ algorithm and preset in the page's menus (for ``learned``, waits for its
 network's download), presses Autoplay and
 waits until the page stops: autoplay pauses by itself at 2048, a lost game
 stops it, and a lower ``--stop-tile`` is stopped here (a higher one presses
-"Keep going").  The game's record is then read from
+"Keep going"; ``--stop-tile 0`` plays to the end and the table counts 2048,
+8192, 16384 and 32768).  ``--workers N`` opens the page with ``?workers=N``.
+The game's record is then read from
 the page's storage (``game2048:game``, or the finished games for a lost one)
 and written as a lab line (``game2048.lab.records``), so
 ``python -m game2048.lab summary lab-out/bench-games.jsonl`` reads it like
@@ -151,7 +154,8 @@ async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Names
         page = await context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        await page.goto(f"{base_url}/?seed={seed}")
+        workers = f"&workers={args.workers}" if args.workers else ""
+        await page.goto(f"{base_url}/?seed={seed}{workers}")
         await page.wait_for_selector(READY_SELECTOR, state="attached", timeout=120_000)
         await page.wait_for_selector("#ai-autoplay:not([disabled])", state="attached", timeout=180_000)
         await set_slider(page, "#ai-think", THINK_STEPS_MS.index(args.think_ms))
@@ -256,22 +260,31 @@ def run_lab(seeds: list[int], args: argparse.Namespace, out: Path) -> None:
     subprocess.run(command, check=True, cwd=REPO_ROOT, env=env, stdout=subprocess.DEVNULL)
 
 
+LATE_TILES = (2048, 8192, 16384, 32768)
+"""The tiles a table of games played to the end (``--stop-tile 0``) counts."""
+
+
 def table(rows: list[tuple[str, list[dict]]], stop_tile: int) -> str:
-    """The Markdown table: each player's games, wins, depth and think times."""
-    win = stop_tile or 2048
+    """The Markdown table: each player's games, the tiles reached, depth and think times.
+
+    Games stopped at a tile count that tile; games played to the end count each of ``LATE_TILES``.
+    """
+    tiles = (stop_tile,) if stop_tile else LATE_TILES
+    reached = " | ".join(f"reached {tile}" for tile in tiles)
     lines = [
-        f"| player | games | reached {win} | median depth (p10) | think ms p50 / p99 / max | median moves |",
-        "| --- | --- | --- | --- | --- | --- |",
+        f"| player | games | {reached} | median depth (p10) | think ms p50 / p99 / max | median moves |",
+        "| --- | --- | " + "--- | " * len(tiles) + "--- | --- | --- |",
     ]
     for name, records in rows:
         if not records:
-            lines.append(f"| {name} | 0 | — | — | — | — |")
+            lines.append(f"| {name} | 0 | " + "— | " * len(tiles) + "— | — | — |")
             continue
         s = summarize(records)
-        wins = sum(1 for r in records if r["max_tile"] >= win)
+        counts = [sum(1 for r in records if r["max_tile"] >= tile) for tile in tiles]
+        rates = " | ".join(f"{n} ({100 * n / s['games']:.0f} %)" for n in counts)
         moves = sorted(r["moves"] for r in records)
         lines.append(
-            f"| {name} | {s['games']} | {wins} ({100 * wins / s['games']:.0f} %) | {s['depth_median']:g} "
+            f"| {name} | {s['games']} | {rates} | {s['depth_median']:g} "
             f"({s['depth_p10']:g}) | {s['think_ms_p50']:.1f} / {s['think_ms_p99']:.1f} / {s['think_ms_max']:.1f} | "
             f"{percentile(moves, 50):g} |"
         )
@@ -304,6 +317,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--resume", action="store_true", help="keep the games the files hold; play the others")
     parser.add_argument("--lab", action="store_true", help="also play the seeds in the CPython lab, side by side")
     parser.add_argument("--timeout-min", type=float, default=30.0, help="the longest one game may take")
+    parser.add_argument(
+        "--workers", type=int, help="the page's AI workers (?workers=, 1 to 4; default: as many as the page chooses)"
+    )
     args = parser.parse_args(argv)
     if args.games < 1 or args.parallel < 1:
         parser.error("--games and --parallel are at least 1")
@@ -313,6 +329,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error(f"--stop-tile is 0 (play to the end) or a tile value from 4 up, got {args.stop_tile}")
     if args.timeout_min <= 0:
         parser.error("--timeout-min is positive")
+    if args.workers is not None and not 1 <= args.workers <= 4:
+        parser.error(f"--workers is 1 to 4, got {args.workers}")
     return args
 
 
