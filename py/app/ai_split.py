@@ -178,6 +178,7 @@ class AiTeam:
         self.dropped: list[str] = []  # why each dropped helper was dropped
         self._network_base: str | None = None
         self.listeners: list[Callable[[], None]] = []  # told when the team changes (a helper up, dropped)
+        self.primary_heap = 0  # the primary's memory in bytes, once measured (several workers only)
 
     # -- AiClient's face ----------------------------------------------------------------------
     @property
@@ -211,9 +212,17 @@ class AiTeam:
 
     async def connect(self) -> bool:
         connected = await self.primary.connect()
-        if connected and self.count > 1 and not self.helpers and not self.dropped:
-            asyncio.create_task(self._start_helpers())
+        if connected and self.count > 1:
+            asyncio.create_task(self._measure_primary())
+            if not self.helpers and not self.dropped:
+                asyncio.create_task(self._start_helpers())
         return connected
+
+    async def _measure_primary(self) -> None:
+        answer = await self.primary.call("heap_bytes", {}, 1000)
+        if answer.get("ok"):
+            self.primary_heap = int(answer.get("bytes") or 0)
+            self._changed()
 
     async def restart(self) -> bool:
         return await self.primary.restart()
@@ -226,6 +235,8 @@ class AiTeam:
         answer = await self.primary.call(function, request, budget_ms)
         if function == "load_network" and answer.get("ok"):
             self._network_base = str(request.get("base"))
+            if self.count > 1:
+                asyncio.create_task(self._measure_primary())
             for helper in self.helpers:
                 if not helper.network:
                     asyncio.create_task(self._load_network(helper))
@@ -346,9 +357,9 @@ class AiTeam:
         starting = self.count - self.working - len(self.dropped)
         if starting > 0:
             text += f" ({starting} starting)"
-        sizes = [h.heap_bytes for h in self.helpers if h.heap_bytes]
+        sizes = [size for size in [self.primary_heap] + [h.heap_bytes for h in self.helpers] if size]
         if sizes:
-            text += f", each helper's memory about {max(sizes) // 1_000_000} MB"
+            text += f", each using up to {max(sizes) // 1_000_000} MB of memory"
         text += "."
         if self.dropped:
             text += " Dropped: " + "; ".join(self.dropped) + "."
