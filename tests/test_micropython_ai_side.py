@@ -485,17 +485,19 @@ async def main():
         workers = {None: Worker("ok"), "ai-help-1": Worker(kind)}
         team = AiTeam(lambda attempt, name=None: workers[name], 2)
         connected = await team.connect()
+        waiting = team.describe()
+        request = {"rows": [[2]], "think_ms": 10, "depth": 3, "algorithm": "expectimax", "preset": "rows"}
+        first = await team.think(request)  # the primary's alone; the helper starts
         for _ in range(100):
             if team.helpers or team.dropped:
                 break
             await asyncio.sleep(0.01)
-        request = {"rows": [[2]], "think_ms": 10, "depth": 3, "algorithm": "expectimax", "preset": "rows"}
         answer = await team.think(request)
         for _ in range(100):
             if not team.helpers or kind == "ok":
                 break
             await asyncio.sleep(0.02)
-        out.append([kind, connected, shown(answer), answer.get("alone"), team.describe()])
+        out.append([kind, connected, waiting, first.get("alone"), shown(answer), answer.get("alone"), team.describe()])
     return out
 """
 
@@ -510,8 +512,9 @@ def test_the_team_merges_and_drops_the_same() -> None:
     one = expectimax.search(board, evaluate, Deadline(None), depth=3)
     assert cpython[2][:2] == [one.move, 3] and cpython[3] == [None, None, 0, None]
     ok, crash, hang = cpython[4:]
-    assert ok[2][3] == 2 and "2 of 2 workers" in ok[4] and "123 MB" in ok[4]
-    assert crash[3] is True and "Dropped" in crash[4] and hang[3] is True and "Dropped" in hang[4]
+    assert ok[1:4] == [True, "Expectimax will share its decisions among 2 workers, started when it first plays.", True]
+    assert ok[4][3] == 2 and "2 of 2 workers" in ok[6] and "123 MB" in ok[6]
+    assert crash[5] is True and "Dropped" in crash[6] and hang[5] is True and "Dropped" in hang[6]
 
 
 def test_settings_are_read_and_requested_the_same() -> None:

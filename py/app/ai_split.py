@@ -165,8 +165,9 @@ class AiTeam:
     """The primary worker's client (every call but an expectimax decision goes to it alone) and its helpers.
 
     Reads like ``AiClient`` (``ready``, ``error``, ``presets``, ``connect``, ``think``, ``call``...), so the
-    page's parts take either.  ``count`` workers in all; the helpers start once the primary is ready, in
-    the background, and join each decision once ready (and, for ``learned``, once they hold the network).
+    page's parts take either.  ``count`` workers in all; the helpers start with the first expectimax
+    decision, in the background (alpha-beta, the default, never needs them: no Pyodide started for
+    nothing), and join each decision once ready (and, for ``learned``, once they hold the network).
     """
 
     def __init__(self, start_worker: "Callable[..., Any]", count: int) -> None:
@@ -179,6 +180,7 @@ class AiTeam:
         self._network_base: str | None = None
         self.listeners: list[Callable[[], None]] = []  # told when the team changes (a helper up, dropped)
         self.primary_heap = 0  # the primary's memory in bytes, once measured (several workers only)
+        self.started = False  # the helpers start with the first expectimax decision: alpha-beta never needs them
 
     # -- AiClient's face ----------------------------------------------------------------------
     @property
@@ -214,8 +216,6 @@ class AiTeam:
         connected = await self.primary.connect()
         if connected and self.count > 1:
             asyncio.create_task(self._measure_primary())
-            if not self.helpers and not self.dropped:
-                asyncio.create_task(self._start_helpers())
         return connected
 
     async def _measure_primary(self) -> None:
@@ -243,8 +243,11 @@ class AiTeam:
         return answer
 
     # -- helpers ------------------------------------------------------------------------------
-    async def _start_helpers(self) -> None:
-        """Start the helpers one after another (each builds its tables: a core's work for seconds)."""
+    async def start_helpers(self) -> None:
+        """Start the helpers one after another (each builds its tables: a core's work for seconds).
+
+        The first expectimax decision calls it; the bench page calls it at once."""
+        self.started = True
         for k in range(1, self.count):
             client = AiClient(self._helper_starter(HELPER_NAME.format(k)))
             if not await client.connect():
@@ -293,9 +296,12 @@ class AiTeam:
     # -- deciding -----------------------------------------------------------------------------
     async def think(self, request: "dict[str, Any]") -> "dict[str, Any]":
         """One decision: split among the free helpers for expectimax, else the primary's ``think``."""
+        expectimax = request.get("algorithm") == "expectimax"
+        if expectimax and not self.started and self.count > 1 and self.primary.ready:
+            asyncio.create_task(self.start_helpers())
         learned = request.get("preset") == "learned"
         team = [h for h in self.helpers if not h.busy and (h.network or not learned)]
-        if request.get("algorithm") != "expectimax" or not team or not self.primary.ready:
+        if not expectimax or not team or not self.primary.ready:
             return await self.primary.think(request)
         parts = len(team) + 1
         budget = float(request.get("think_ms") or 100)
@@ -353,6 +359,8 @@ class AiTeam:
         """The team for the AI panel: how many workers search, and each helper's memory where known."""
         if self.count <= 1:
             return "The AI searches in 1 worker (this device gets one)."
+        if not self.started:
+            return f"Expectimax will share its decisions among {self.count} workers, started when it first plays."
         text = f"The AI searches expectimax in {self.working} of {self.count} workers"
         starting = self.count - self.working - len(self.dropped)
         if starting > 0:

@@ -70,7 +70,11 @@ def _team(*helpers, count: int | None = None) -> tuple[AiTeam, RealWorker]:
 
 
 async def _connected(team: AiTeam) -> None:
+    """Connected, and the helpers up: the first expectimax decision starts them."""
     assert await team.connect()
+    assert not team.started and "started when it first plays" in team.describe()
+    first = await team.think({"rows": ROWS, "depth": 1, "algorithm": "expectimax", "preset": "rows"})
+    assert first["ok"] and "workers" not in first  # the first decision is the primary's alone
     for _ in range(500):
         if team.working + len(team.dropped) == team.count:
             return
@@ -153,17 +157,18 @@ def test_a_helper_that_hangs_costs_depth_then_is_dropped():
     assert team.helpers == [] and "stopped working" in team.dropped[0]
 
 
-def test_alpha_beta_stays_in_one_worker():
+def test_alpha_beta_stays_in_one_worker_and_never_starts_the_helpers():
     async def scenario():
-        helper = RealWorker()
-        team, primary = _team(helper)
-        await _connected(team)
+        started = []
+        team = AiTeam(lambda attempt, name=None: started.append(name) or RealWorker(), 2)
+        assert await team.connect()
         answer = await team.think({"rows": ROWS, "depth": 3, "algorithm": "alphabeta"})
-        return answer, primary, helper
+        await asyncio.sleep(0.1)
+        return answer, team, started
 
-    answer, primary, helper = run_async(scenario)
+    answer, team, started = run_async(scenario)
     assert answer["ok"] and answer["algorithm"] == "alphabeta" and "workers" not in answer
-    assert primary.parts == [] and helper.parts == []
+    assert started == [None] and not team.started and team.helpers == []
 
 
 def test_learned_waits_for_each_helper_to_hold_the_network():

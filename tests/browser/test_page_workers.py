@@ -58,9 +58,11 @@ def test_a_helper_killed_mid_game_leaves_the_ai_playing(open_page):
     run = open_page("seed=12&workers=2")
     page = run.page
     wait_ai_ready(page)
-    _wait_team(page, 2, 2)
+    assert "started when it first plays" in page.text_content("#ai-workers")
+    assert page.locator('script[name^="ai-help"]').count() == 0  # alpha-beta, the default, needs no helper
     page.select_option("#ai-algorithm", "expectimax")
     page.click("#ai-autoplay")
+    _wait_team(page, 2, 2)
     page.wait_for_function("() => document.getElementById('readout-workers').textContent === '2'", timeout=60_000)
     page.evaluate(f"() => document.querySelector('{HELPER}').xworker.terminate()")  # mid-search, most likely
     killed_at = decisions(page)
@@ -100,4 +102,6 @@ def test_a_bad_worker_count_in_the_address_is_said_and_ignored(open_page):
     page = run.page
     wait_ai_ready(page)
     assert "Ignored ?workers= (it is not between 1 and 4)" in page.text_content("#notice")
+    page.select_option("#ai-algorithm", "expectimax")
+    page.click("#ai-hint")
     _wait_team(page, 2, 2)
