@@ -70,8 +70,9 @@ format: py-deps
 	$(VPY) -m ruff check --fix .
 	$(VPY) -m ruff format .
 
+# The search bench (ARGS="--algorithm expectimax --preset learned --workers 1,2": the page's AI in 1 and 2 workers).
 bench: deps chromium
-	$(VPY) tools/bench.py
+	$(VPY) tools/bench.py $(ARGS)
 
 bench-load: deps chromium
 	$(VPY) tools/bench_load.py --baseline
