@@ -10,7 +10,7 @@ from array import array
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import boards, directions, ranks
+from strategies import boards, directions, game_positions, ranks
 
 from game2048 import board as B
 from game2048.evaluation import learned, ntuple, ntuple_file
@@ -53,18 +53,48 @@ STAGED_NETWORK = random_network(STAGED, seed=1)
 STAGED_VALUE = ntuple.make_value(STAGED_NETWORK)
 
 
-def _by_definition(network: Network, board: int) -> float:
-    """Σ over tuples and the 8 images of the tuple's weight at its index in the stage of the board's largest
-    tile: the network's value as defined."""
+def _entries(network: Network, board: int) -> int:
+    """Σ over tuples and the 8 images of the tuple's entry at its index in the stage of the board's largest
+    tile: the network's sum as defined, an exact int."""
     shape = network.shape
     largest = max((board >> (4 * c)) & 0xF for c in range(16))
     stage = max(s for s, rank in enumerate(shape.stage_ranks) if largest >= rank)
     tables = network.tables[stage * len(shape.tuples) : (stage + 1) * len(shape.tuples)]
-    return network.scale * sum(
+    return sum(
         tables[t][index(board, image, shape.stage_values[stage])]
         for t, cells in enumerate(shape.tuples)
         for image in images(cells)
     )
+
+
+def _by_definition(network: Network, board: int) -> float:
+    """The network's value as defined: its scale × the entries' sum."""
+    return network.scale * _entries(network, board)
+
+
+def _plain_evaluation(network: Network, board: int, share: float = 1.0) -> float:
+    """``make_evaluator``'s value as plainly stated, float operation by float operation: (share × scale) × the
+    entries' sum, then each row's tiles' score added in turn, top row first."""
+    value = share * network.scale * _entries(network, board)
+    for row in range(4):
+        value += score_of_tiles((board >> (16 * row)) & 0xFFFF)
+    return value
+
+
+def _boards_in_stage(shape: Shape, stage: int, count: int, seed: int = 0) -> list[int]:
+    """``count`` random boards valued by ``shape``'s ``stage``: the largest tile anywhere in the stage's ranks,
+    the other cells anything up to it (empty boards too, in the first stage)."""
+    rng = random.Random(seed)
+    low = shape.stage_ranks[stage]
+    high = shape.stage_ranks[stage + 1] - 1 if stage + 1 < len(shape.stage_ranks) else B.MAX_RANK
+    out = []
+    for _ in range(count):
+        top = rng.randint(low, high)
+        cells = [rng.randint(0, top) for _ in range(16)]
+        cells[rng.randrange(16)] = top
+        out.append(sum(rank << (4 * c) for c, rank in enumerate(cells)))
+    assert {shape.stage_of(board) for board in out} == {stage}
+    return out
 
 
 @given(boards(ranks))
@@ -91,6 +121,52 @@ def test_each_stage_values_its_boards_with_its_own_tables_and_a_32768_is_a_value
     assert STAGED_VALUE(with_32768) == pytest.approx(_by_definition(STAGED_NETWORK, with_32768), abs=1e-9)
     assert STAGED_VALUE(with_32768) != STAGED_VALUE(with_16384)  # 16 values: no longer read as a 16384
     assert VALUE(with_32768) == VALUE(with_16384)  # 5 values a cell: both are the last value
+
+
+@pytest.mark.parametrize("network", [NETWORK, STAGED_NETWORK, random_network(get_shape("2x4"), seed=2)])
+def test_the_generated_evaluation_returns_the_plain_statements_float_in_every_stage(network: Network) -> None:
+    value, evaluate = ntuple.make_value(network), ntuple.make_evaluator(network)
+    partly = ntuple.make_evaluator(network, share=1 / 3)  # a scale whose sums round: their order counts
+    for stage in range(len(network.shape.stage_values)):
+        for board in _boards_in_stage(network.shape, stage, 300, seed=stage):
+            assert value(board) == _by_definition(network, board)
+            assert value(board) == sum(w for _, w in ntuple.feature_values(network, board))
+            assert evaluate(board) == _plain_evaluation(network, board)
+            assert partly(board) == _plain_evaluation(network, board, 1 / 3)
+            assert type(evaluate(board)) is float
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Network:
+    """The network the page ships, read from its file (whatever another test installed for ``learned``)."""
+    return ntuple_file.read(learned.NETWORK_DIR / learned.NETWORK_FILE, learned.manifest())
+
+
+def test_the_shipped_networks_evaluation_is_the_plain_statement_in_both_stages(shipped: Network) -> None:
+    assert shipped.shape == get_shape("4x6-late")
+    value, evaluate = ntuple.make_value(shipped), ntuple.make_evaluator(shipped)
+    partly = ntuple.make_evaluator(shipped, share=1 / 3)
+    for stage in (0, 1):
+        for board in _boards_in_stage(shipped.shape, stage, 1500, seed=10 + stage):
+            assert value(board) == _by_definition(shipped, board)
+            assert evaluate(board) == _plain_evaluation(shipped, board)
+            assert partly(board) == _plain_evaluation(shipped, board, 1 / 3)
+    for position in game_positions():
+        assert evaluate(position) == _plain_evaluation(shipped, position)
+
+
+def test_the_evaluation_reads_the_networks_own_arrays_and_lists_of_shared_ints(shipped: Network) -> None:
+    """The memory the page's worker pays: the weights stay the network's int16 arrays (a view, not a copy), and
+    each 65,536-entry part list holds one int object per value, as an ``array('i')`` holds 4 bytes."""
+    tables = list((ntuple.make_evaluator(shipped).__kwdefaults__ or {}).values())
+    views = [t for t in tables if isinstance(t, memoryview)]
+    assert sorted(id(view.obj) for view in views) == sorted(id(table) for table in shipped.tables)
+    parts = [part for stage in (0, 1) for part in ntuple.part_lists(shipped.shape, stage)[1].values()]
+    lists = {id(t) for t in tables if isinstance(t, list)}
+    assert {id(part) for part in parts} < lists  # beside them: the stages, the transposing tables, tiles' scores
+    assert len(lists) == len(parts) + 1 + 4 + 1
+    for part in parts:
+        assert len(part) == 1 << 16 and len({id(v) for v in part}) == len(set(part))
 
 
 @given(boards(ranks))

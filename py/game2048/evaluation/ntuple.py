@@ -6,9 +6,16 @@ keys: four rows by mask and shift, four columns by the transposing tables of
 ``move_tables``; a line read backwards has part tables of its own, indexed by
 the forward key.  Each feature is then one or two lookups of its index (a
 tuple's share per row, ``LinePlan``) and one of its weight; a tuple that lies
-in one row has the two folded into one 65,536-entry table.  The function is generated as source for the network's
-shape and compiled once, so every lookup is a closure variable and every
-feature an unrolled term: about as lean as pure Python reads 32 weights.
+in one row has the two folded into one 65,536-entry table.  The function is generated as source for the
+network's shape and compiled once, every feature an unrolled term: about as lean as pure Python reads 32 weights.
+
+Measured in Pyodide, where the page's worker runs it: every table is a
+keyword-only default of ``value``, so a local (``LOAD_FAST``; a closure's
+cell costs a ``LOAD_DEREF``); the part and stage tables are lists, whose
+lookup hands back an int the list holds where an ``array``'s makes a new one
+(a list's equal ints are one object, so in 32-bit WebAssembly it costs what an
+``array('i')`` does); the weight tables stay ``array('h')`` (tens of millions
+of entries), read through a ``memoryview``, whose lookup is a little cheaper.
 
 ``make_evaluator(network)`` is what the searches call: ``value`` plus
 ``ntuple_shapes.score_of_tiles``, so that comparing boards compares
@@ -18,12 +25,13 @@ points-so-far plus expected points-to-come, as the trainer's greedy player did.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from ..board import Board, reverse_line
 from ..move_tables import spread_tables
 from .ntuple_file import Network
-from .ntuple_shapes import Shape, line_plan, score_of_tiles
+from .ntuple_shapes import LinePlan, Shape, line_plan, score_of_tiles
 
 LOST_VALUE = 0.0
 """A lost board: below every live board (whose tiles alone are worth more, and whose network value is ≥ 0)."""
@@ -47,8 +55,29 @@ def tile_scores() -> list[int]:
     return _TILE_SCORES
 
 
+def _shared(values: Iterable[int], canon: dict[int, int]) -> list[int]:
+    """``values`` as a list in which equal ints are one object (``canon`` holds them): 4 bytes an entry in
+    32-bit WebAssembly, as an ``array('i')``, instead of an int object for each entry above 256."""
+    grown = [canon.setdefault(v, v) for v in values]
+    return grown[:]  # a copy is allocated to size; a list grown by appends keeps up to an eighth spare
+
+
+@lru_cache(maxsize=8)
+def part_lists(shape: Shape, stage: int = 0) -> tuple[LinePlan, dict[tuple[int, bool], list[int]]]:
+    """``line_plan(shape, stage)``'s reads (its ``parts`` left out), and each part table as a list, by
+    ``(part, backwards)``: read ``backwards``, a part takes the key of the line read forwards."""
+    plan = line_plan.__wrapped__(shape, stage)  # not kept in line_plan's cache: these lists replace its arrays
+    rev = _reversed()
+    canon: dict[int, int] = {}
+    parts: dict[tuple[int, bool], list[int]] = {}
+    for p, table in enumerate(plan.parts):
+        forward = parts[p, False] = _shared(table, canon)
+        parts[p, True] = _shared((forward[key] for key in rev), canon)
+    return LinePlan(plan.tuple_of, plan.reads, ()), parts
+
+
 def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str, list[object]]:
-    """The generated factory's source and its arguments: tables it closes over, in order.
+    """The generated factory's source and its arguments: tables it hands to ``value``, in order.
 
     The function returns ``scale × Σ entries`` of the board's stage, plus the tiles' score when ``with_tiles``.
     """
@@ -62,23 +91,18 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
             args.append(obj)
         return names[id(obj)]
 
-    rev = _reversed()
     used_lines: set[int] = set()
+    canon: dict[int, int] = {}
+    views: dict[int, memoryview] = {}
+
+    def weights_of(table: array[int]) -> str:
+        """The name of ``table``'s view: a memoryview's lookup is a little cheaper than the array's."""
+        return bind(views.setdefault(id(table), memoryview(table)), "w")
 
     def stage_terms(stage: int) -> str:
         """The sum of the features' entries in ``stage``'s tables, as an expression of the line keys."""
-        plan = line_plan(shape, stage)
+        plan, parts = part_lists(shape, stage)
         tables = network.tables[stage * len(shape.tuples) : (stage + 1) * len(shape.tuples)]
-        parts: dict[tuple[int, bool], array[int]] = {}
-
-        def part(p: int, backwards: bool) -> array[int]:
-            """Part ``p``'s table by line key; read ``backwards``, it takes the key of the line read forwards."""
-            if (p, backwards) not in parts:
-                forward = plan.parts[p]
-                parts[p, backwards] = array("i", [forward[key] for key in rev]) if backwards else forward
-            return parts[p, backwards]
-
-        indices: dict[tuple[int, bool], str] = {}
         folded: dict[tuple[int, bool], str] = {}
         terms = []
         for f, reads in enumerate(plan.reads):
@@ -89,14 +113,11 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
                 line, backwards, p = keys[0]
                 if (p, backwards) not in folded:
                     weights = tables[t]
-                    folded[p, backwards] = bind([weights[i] for i in part(p, backwards)], "w")
+                    folded[p, backwards] = bind(_shared((weights[i] for i in parts[p, backwards]), canon), "f")
                 terms.append(f"{folded[p, backwards]}[k{line}]")
             else:
-                for _, backwards, p in keys:
-                    if (p, backwards) not in indices:
-                        indices[p, backwards] = bind(part(p, backwards), "p")
-                index = " + ".join(f"{indices[p, backwards]}[k{line}]" for line, backwards, p in keys)
-                terms.append(f"{bind(tables[t], 'w')}[{index}]")
+                index = " + ".join(f"{bind(parts[p, backwards], 'p')}[k{line}]" for line, backwards, p in keys)
+                terms.append(f"{weights_of(tables[t])}[{index}]")
         return " + ".join(terms)
 
     sums = [stage_terms(stage) for stage in range(len(shape.stage_values))]
@@ -104,7 +125,7 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
     returns = [f"return scale * ({terms}){tail}" for terms in sums]
     choice = ["        " + returns[0]]  # the first stage's, and the others' when the board is in theirs:
     if len(sums) > 1:  # the board's stage is the highest any row's largest tile has reached (row_stages)
-        stages = bind(row_stages(shape), "st")
+        stages = bind(list(row_stages(shape)), "st")
         row = [f"{stages}[k{k}]" for k in range(4)]
         if len(sums) == 2:
             choice[:0] = [f"        if {' or '.join(row)}:", "            " + returns[1]]
@@ -112,10 +133,10 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
             choice[:0] = [f"        stage = max({', '.join(row)})"]
             for stage in range(len(sums) - 1, 0, -1):
                 choice[-1:-1] = [f"        if stage == {stage}:", "            " + returns[stage]]
-    s0, s1, s2, s3 = spread_tables()
+    params = [*(names[id(a)] for a in args), "s0", "s1", "s2", "s3", "scale", "tiles"]
     body = [
-        f"def factory({', '.join(names[id(a)] for a in args)}, s0, s1, s2, s3, scale, tiles):",
-        "    def value(board):",
+        f"def factory({', '.join(params)}):",
+        f"    def value(board, *, {', '.join(f'{name}={name}' for name in params)}):",
         "        k0 = board & 0xFFFF",
         "        k1 = (board >> 16) & 0xFFFF",
         "        k2 = (board >> 32) & 0xFFFF",
@@ -130,7 +151,7 @@ def _source(network: Network, with_tiles: bool, share: float = 1.0) -> tuple[str
             "        k7 = x >> 48",
         ]
     body += [*choice, "    return value"]
-    return "\n".join(body), [*args, s0, s1, s2, s3, share * network.scale, tile_scores()]
+    return "\n".join(body), [*args, *spread_tables(), share * network.scale, tile_scores()]
 
 
 def row_stages(shape: Shape) -> bytes:
