@@ -4,33 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
-from pathlib import Path
 
 from app_async import run_async
+from real_worker import RealWorker, ai_worker
 
 import app.ai_client as ai_client
 from app.ai_client import AiClient
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py" / "app"))
-import ai_worker  # noqa: E402  (the real worker module, run in CPython)
-
-
-class RealWorker:
-    """The worker's exported functions, called as the page calls them (async, JSON strings)."""
-
-    async def ready(self):
-        return ai_worker.ready()
-
-    async def presets(self):
-        return ai_worker.presets()
-
-    async def prepare_other_presets(self):
-        return ai_worker.prepare_other_presets()
-
-    async def think(self, request_json):
-        return ai_worker.think(request_json)
 
 
 class Broken(RealWorker):

@@ -4,40 +4,25 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
 import time
-from pathlib import Path
 
 import pytest
+import real_worker
 from app_async import run_async
+from real_worker import ai_worker
 
 from app import ai_split
 from app.ai_client import AiClient
 from app.ai_split import AiTeam, team_size, worker_count
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py" / "app"))
-import ai_worker  # noqa: E402  (the real worker module, run in CPython)
-
 ROWS = [[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]]
 
 
-class RealWorker:
-    """The worker's exported functions, called as the page calls them (async, JSON strings)."""
+class RealWorker(real_worker.RealWorker):
+    """The real worker, counting the parts it is asked for, with a memory to report."""
 
     def __init__(self) -> None:
         self.parts: list[dict] = []
-
-    async def ready(self):
-        return ai_worker.ready()
-
-    async def presets(self):
-        return ai_worker.presets()
-
-    async def prepare_other_presets(self):
-        return ai_worker.prepare_other_presets()
-
-    async def think(self, request_json):
-        return ai_worker.think(request_json)
 
     async def think_part(self, request_json):
         self.parts.append(json.loads(request_json))
