@@ -47,16 +47,14 @@ def worker_count(cores: "Any", memory_gb: "Any" = None) -> int:
     ``GB_PER_WORKER`` of memory.
     """
     try:
-        count = int(cores)
-    except (TypeError, ValueError):
+        count = max(1, min(MAX_WORKERS, int(cores)))
+    except (TypeError, ValueError, OverflowError):  # not a number, NaN, infinite
         count = 1
-    count = max(1, min(MAX_WORKERS, count))
     try:
-        memory = float(memory_gb) if memory_gb is not None else None
-    except (TypeError, ValueError):
-        memory = None
-    if memory is not None and memory > 0:
-        count = max(1, min(count, int(memory / GB_PER_WORKER)))
+        if memory_gb is not None and float(memory_gb) > 0:
+            count = max(1, min(count, int(float(memory_gb) / GB_PER_WORKER)))
+    except (TypeError, ValueError, OverflowError):
+        pass  # a memory the browser cannot say limits nothing
     return count
 
 

@@ -177,7 +177,20 @@ def test_learned_waits_for_each_helper_to_hold_the_network():
 
 @pytest.mark.parametrize(
     ("cores", "memory", "expected"),
-    [(None, None, 1), (1, 8, 1), (2, None, 2), (8, 8, 4), (8, 2, 2), (4, 0.5, 1), ("x", "y", 1), (6, 4, 4)],
+    [
+        (None, None, 1),
+        (1, 8, 1),
+        (2, None, 2),
+        (8, 8, 4),
+        (8, 2, 2),
+        (4, 0.5, 1),
+        ("x", "y", 1),
+        (6, 4, 4),
+        (float("inf"), float("inf"), 1),
+        (4, float("inf"), 4),
+        (float("nan"), float("nan"), 1),
+        (-3, -1, 1),
+    ],
 )
 def test_the_worker_count_follows_cores_and_memory(cores, memory, expected):
     assert worker_count(cores, memory) == expected
