@@ -262,6 +262,8 @@ def _signed(value: float) -> str:
     return "0" if value == 0 else ("+" if value > 0 else "") + format_value(value)
 
 
+BAR_LEGEND = "The longer a bar, the better the move: the best fills it, the worst keeps a sliver"
+"""What a root bar's length means, the same in every algorithm."""
 QUOTED_BOUND = "\u201c\u2264\u201d"
 BOUND_WORDS = "proved no better than the chosen move; Exact values says by how much"
 """What a bound at the root means, said beside it."""
@@ -287,12 +289,12 @@ def _root_section(explanation: dict[str, Any]) -> str:
         value = entry["value"]
         fill = "root-fill"
         if algorithm == "expectimax":
-            # Expected values are all alike in size: each move is shown by how far it is behind the best, to scale.
+            # Expected values are all alike in size: each move is shown by how far it is behind the best, to scale,
+            # and its bar is the longer the closer it is (the best's is full, as alpha-beta's best's).
             gap = high - value
-            width = 0.0 if behind == 0 else 100 * gap / behind
+            width = 100.0 if behind == 0 else 8 + 92 * (1 - gap / behind)
             text = "best" if gap == 0 else _signed(-gap)
             kind = f"expected value {format_value(value)}"
-            fill = "root-fill behind"
         elif entry["exact"]:
             width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
             text = escape(format_value(value))
@@ -319,17 +321,17 @@ def _root_section(explanation: dict[str, Any]) -> str:
     if algorithm == "expectimax":
         note = (
             f"{term('expectimax', 'Expected values')} at the deepest completed {term('depth', 'depth')}, "
-            "shown by how far each move is behind the best; "
-            f"bars to scale (the longest: {escape(format_value(behind))})."
+            "shown by how far each move is behind the best. "
+            f"{BAR_LEGEND} (the shortest is {escape(format_value(behind))} behind)."
         )
     elif bounds:
         note = (
             f"Values at the deepest completed {term('depth', 'depth')}. {term('bound', QUOTED_BOUND)}: alpha-beta "
             "proved the move no better than the chosen one without its exact value (the explanation\u2019s time "
-            "ran out before it)."
+            f"ran out before it). {BAR_LEGEND}."
         )
     else:
-        note = f"{term('exact', 'Exact values')} at the deepest completed {term('depth', 'depth')}."
+        note = f"{term('exact', 'Exact values')} at the deepest completed {term('depth', 'depth')}. {BAR_LEGEND}."
     return (
         '<section class="explorer-part" aria-labelledby="explorer-root-title">'
         '<h3 id="explorer-root-title">Root moves</h3>'

@@ -265,3 +265,35 @@ def test_expectimax_is_shown_as_itself(open_page):
     assert page.locator("#explorer-heat").count() == 0  # not the min-node reduction expectimax does not use
     assert "0.9/" in page.text_content("#explorer-chance-note")
     assert run.errors == []
+
+
+def _bar_widths(page) -> dict[str, float]:
+    """Each legal root move's bar, as a fraction of the longest bar could be."""
+    return page.eval_on_selector_all(
+        "#explorer-root li.root-move:not(.illegal)",
+        """items => Object.fromEntries(items.map(li => {
+            const bar = li.querySelector('.root-bar'), fill = li.querySelector('.root-bar > span');
+            return [li.dataset.move, fill.getBoundingClientRect().width / bar.getBoundingClientRect().width];
+        }))""",
+    )
+
+
+def test_the_best_moves_bar_is_the_longest_in_both_algorithms(open_page):
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        run = open_page("seed=41", viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        _, move = _explorer_after_an_ai_step(page)  # alpha-beta, the default
+        widths = _bar_widths(page)
+        assert widths[move] == max(widths.values()) and widths[move] > 0.95, widths
+        assert "The longer a bar, the better the move" in page.text_content("#explorer-root + .explorer-note")
+        page.select_option("#ai-algorithm", "expectimax")
+        page.keyboard.press("n")
+        wait_decisions(page, 2)
+        _explained(page, 2)
+        move = page.text_content("#readout-move")
+        widths = _bar_widths(page)
+        assert widths[move] == max(widths.values()) and widths[move] > 0.95, widths
+        assert all(width > 0.05 for width in widths.values()), widths  # the worst keeps a sliver
+        assert "The longer a bar, the better the move" in page.text_content("#explorer-root + .explorer-note")
+        assert run.errors == []
