@@ -262,3 +262,33 @@ def test_expectimax_explains_its_chance_node_whose_mean_is_the_moves_value():
     assert chance["value"] == pytest.approx(chosen["value"], rel=1e-9)
     assert out["analysis"]["unfinished"] == {}
     assert explain(board, depth=1, algorithm="expectimax")["chance"] is None  # a leaf has no chance node
+
+
+def test_expectimax_s_line_follows_a_typical_2_never_assuming_the_worst_tile() -> None:
+    """Each placement of the line is a 2, in the cell whose value is nearest its chance node's expectation."""
+    from game2048.evaluation import rows
+    from game2048.search import expectimax
+
+    evaluate = rows.make_evaluator()
+    checked = 0
+    for board in playable()[::15]:
+        out = explain(board, depth=3, algorithm="expectimax", analysis_ms=NO_LIMIT_MS)
+        pv = out["pv"]
+        assert pv["tiles"] == "typical"
+        plies = pv["plies"]
+        for before, placed in zip(plies, plies[1:], strict=False):
+            if placed["kind"] != "place":
+                continue
+            assert placed["tile"] == 2
+            node, remaining = B.from_rows(before["rows"]), placed["remaining"]
+            empties = [cell for cell in range(16) if not (node >> (4 * cell)) & 0xF]
+            searcher = expectimax._Searcher(evaluate, None, 0.0, 0.0, use_cache=False)  # no cutoff: exact values
+            two = {cell: searcher.player(node | (1 << (4 * cell)), remaining, 1.0) for cell in empties}
+            four = {cell: searcher.player(node | (2 << (4 * cell)), remaining, 1.0) for cell in empties}
+            average = sum(0.9 * two[c] + 0.1 * four[c] for c in empties) / len(empties)
+            nearest = min(abs(two[c] - average) for c in empties)
+            worst = min(two.values())
+            assert abs(two[placed["cell"]] - average) <= nearest + 1e-6 * abs(average)
+            if abs(two[placed["cell"]] - worst) > 1e-9 and nearest < abs(worst - average):
+                checked += 1  # a board where the typical tile is not the worst one
+    assert checked > 0

@@ -503,10 +503,17 @@ def _pv_section(pv: dict[str, Any] | None) -> str:
     }
     end = ends.get(pv["end"], pv["end"])
     value = f", worth {escape(format_value(pv['value']))}" if pv.get("value") is not None else ""
+    typical = (
+        " Expectimax averages over every tile, so this is one typical line: each tile is a 2, the likeliest"
+        " (9 in 10), in the cell whose outcome is nearest the average, not the worst."
+        if pv.get("tiles") == "typical"
+        else ""
+    )
     return (
         '<section class="explorer-part" aria-labelledby="explorer-pv-title">'
         f'<h3 id="explorer-pv-title">{term("pv")}</h3>'
-        f'<p class="explorer-note">The line the search expects ({len(pv["plies"])} plies, to {end}{value}).</p>'
+        f'<p class="explorer-note" id="explorer-pv-note">The line the search expects ({len(pv["plies"])} plies, '
+        f"to {end}{value}).{typical}</p>"
         f'<ol class="pv-strip" id="explorer-pv">{"".join(items)}</ol></section>'
     )
 

@@ -264,6 +264,10 @@ def test_expectimax_is_shown_as_itself(open_page):
     assert page.locator("#explorer-chance td.heat").count() > 0  # the chance node, each empty cell's 2 and 4
     assert page.locator("#explorer-heat").count() == 0  # not the min-node reduction expectimax does not use
     assert "0.9/" in page.text_content("#explorer-chance-note")
+    # Its line follows a typical tile, a 2 (the likeliest), and says so: never the worst one.
+    assert "each tile is a 2, the likeliest" in page.text_content("#explorer-pv-note")
+    placed = page.eval_on_selector_all("#explorer-pv .pv-ply.place .pv-label", "els => els.map(e => e.textContent)")
+    assert placed and all(label.split(". ", 1)[1].startswith("2 at ") for label in placed), placed
     assert run.errors == []
 
 

@@ -11,7 +11,7 @@ search's tables, then reads them, within a budget of its own
 * ``iterations``: one row per depth, the abandoned one included;
 * ``pv``: the line the search expects, re-derived from the warm tables with
   null windows around the known value (alpha-beta) or by following the best
-  move and the worst likely tile (expectimax);
+  move and a typical tile: a 2 where its value is nearest the average (expectimax);
 * ``placements``: every empty cell × {2, 4} after the chosen move, with its
   annoyance (−smoothness + islands) and whether ovolve's reduction keeps it;
 * ``patterns`` (the ``learned`` preset): the chosen move's afterstate as the
@@ -568,10 +568,12 @@ def _minimax_counts(board: Board, depth: int, win_possible: bool, expired: Calla
 def _expectimax_pv(
     board: Board, searcher: Any, depth: int, index: int, evaluate: Evaluator, analysis: _Analysis
 ) -> dict[str, Any]:
-    """The chosen move, then the worst 2 the game is likely to place and the best move after it, to the horizon.
+    """The chosen move, then a typical tile and the best move after it, to the horizon.
 
     Expectimax averages over the tiles, so no single line is "expected"; this
-    one follows the most likely kind of tile (a 2) where it hurts most.  Values
+    one follows the likeliest tile, a 2 (nine in ten), and of the equally
+    likely cells for it the one whose value is nearest the chance node's
+    average: never the worst tile, which expectimax does not assume.  Values
     come from the search's warm caches (``searcher.player`` at the path's
     probability, as the search reached it).
     """
@@ -594,7 +596,7 @@ def _expectimax_pv(
             analysis.note("pv", "the budget ran out before the end of the line")
         if end != "horizon":
             break
-    return {"value": None, "plies": plies, "end": end, "complete": end == "horizon"}
+    return {"value": None, "plies": plies, "end": end, "complete": end == "horizon", "tiles": "typical"}
 
 
 def _expectimax_ply(
@@ -605,7 +607,14 @@ def _expectimax_ply(
     if not empties:
         return node, remaining, prob, "not found"
     prob2 = prob * expectimax.TWO_PROBABILITY / len(empties)
-    value, cell = min((searcher.player(node | (1 << (4 * cell)), remaining, prob2), cell) for cell in empties)
+    prob4 = prob * expectimax.FOUR_PROBABILITY / len(empties)
+    twos = [(searcher.player(node | (1 << (4 * cell)), remaining, prob2), cell) for cell in empties]
+    fours = [searcher.player(node | (2 << (4 * cell)), remaining, prob4) for cell in empties]
+    average = sum(
+        expectimax.TWO_PROBABILITY * two + expectimax.FOUR_PROBABILITY * four
+        for (two, _), four in zip(twos, fours, strict=True)
+    ) / len(empties)
+    value, cell = min(twos, key=lambda two: (abs(two[0] - average), two[1]))
     placed = node | (1 << (4 * cell))
     plies.append(_ply("place", _placement_label(cell, 1), placed, remaining, cell=cell, tile=2, value=value))
     if value == lost:
