@@ -292,3 +292,35 @@ def test_expectimax_s_line_follows_a_typical_2_never_assuming_the_worst_tile() -
             if abs(two[placed["cell"]] - worst) > 1e-9 and nearest < abs(worst - average):
                 checked += 1  # a board where the typical tile is not the worst one
     assert checked > 0
+
+
+@pytest.mark.parametrize("preset", ["rows", "classic", "snake"])
+def test_expectimax_s_why_is_its_values_split_into_expected_terms(preset) -> None:
+    """E[Σ terms] = Σ E[terms]: each move's expected terms add up to its value, the deciding one favours it."""
+    seen = 0
+    for board in playable()[::20]:
+        out = explain(board, depth=3, algorithm="expectimax", preset=preset, analysis_ms=NO_LIMIT_MS)
+        why = out["why"]
+        if why is None:
+            continue
+        seen += 1
+        assert why["kind"] == "expected" and why["exact"] and why["depth"] == 3
+        for line in (why["chosen"], why["runner_up"]):
+            assert sum(value for _, value in line["terms"]) == pytest.approx(line["value"], rel=1e-6, abs=1e-3)
+        differences = [d for _, d in why["differences"]]
+        assert sum(differences) == pytest.approx(why["margin"], rel=1e-6, abs=1e-3)
+        if why["margin"] > 0:
+            assert why["deciding"][1] > 0 and why["deciding"][1] == max(differences)
+            assert why["share"] == pytest.approx(why["deciding"][1] / why["margin"])
+        assert all(d < 0 for _, d in why["against"])
+        assert sorted(d for d in differences if d < 0) == [d for _, d in why["against"]]
+    assert seen >= 3
+
+
+def test_expectimax_s_why_counts_lost_lines_as_a_term_of_their_own() -> None:
+    board = B.from_rows([[2, 4, 128, 2], [32, 8, 4, 16], [2, 16, 8, 2], [4, 64, 4, 0]])  # a random game's end
+    out = explain(board, depth=3, algorithm="expectimax", analysis_ms=NO_LIMIT_MS)
+    why = out["why"]
+    assert why is not None and why["exact"]
+    names = [name for name, _ in why["chosen"]["terms"]]
+    assert "lost boards" in names

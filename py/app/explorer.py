@@ -344,6 +344,8 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any) -> str:
     """The chosen move's line beside the runner-up's: each term of the evaluation at their ends, and what decides."""
     if not why:
         return ""
+    if why.get("kind") == "expected":
+        return _expected_why_section(why)
     mine, theirs = why["chosen"], why["runner_up"]
     a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
     rows = []
@@ -374,6 +376,64 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any) -> str:
         f"{mini_board(theirs['rows'], None, 'End of the line after ' + str(theirs['move']))}</div>"
         '<div class="table-scroll"><table class="terms" id="explorer-terms">'
         f"<caption>The {term('evaluation', 'evaluation')} of the board at the end of each line, term by term</caption>"
+        f'<thead><tr><th scope="col">Term</th><th scope="col">{a}</th><th scope="col">{b}</th>'
+        f'<th scope="col">{a} \u2212 {b}</th></tr></thead>'
+        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
+    )
+
+
+def _expected_why_section(why: dict[str, Any]) -> str:
+    """Expectimax's why: each term's expectation over the tiles at the horizon, for both moves, and which decides.
+
+    The expected terms add up to each move's value, so the difference splits
+    into the terms' differences: the deciding term is the one with the largest
+    share, and the terms that favour the other move are named against it.
+    """
+    mine, theirs = why["chosen"], why["runner_up"]
+    a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
+    rows = []
+    for (name, x), (_, y), (_, d) in zip(mine["terms"], theirs["terms"], why["differences"]):
+        rows.append(
+            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(format_value(x))}</td>'
+            f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
+        )
+    deciding, margin = why.get("deciding"), float(why["margin"])
+    against = why.get("against") or []
+    if margin == 0:
+        sentence = f"<strong>{a}</strong> and {b} are worth the same: the search plays the first it tried"
+    elif deciding and deciding[1] > 0:
+        share = why.get("share")
+        part = (
+            f"{round(100 * share)} % of the difference"
+            if share is not None and share <= 1
+            else "more than the whole difference"
+        )
+        sentence = (
+            f"<strong>{a}</strong> over {b}: {escape(str(deciding[0]))} decides most, "
+            f"<strong>{escape(_signed(deciding[1]))}</strong> in expectation ({part}, "
+            f"{escape(format_value(margin))})"
+        )
+        if against:
+            named = ", ".join(f"{escape(str(n))} {escape(_signed(d))}" for n, d in against)
+            sentence += f"; against it: {named}"
+    else:
+        sentence = f"<strong>{a}</strong> over {b}: no single term favours {a} in expectation"
+    horizon = f"{term('horizon', 'horizon')} (depth {int(why.get('depth') or 0)})"
+    exactness = (
+        "they add up to each move\u2019s value"
+        if why.get("exact")
+        else "they add up to each move\u2019s value but for values the search reused from its cache"
+    )
+    return (
+        '<section class="explorer-part" aria-labelledby="explorer-why-title">'
+        '<h3 id="explorer-why-title">Why this move</h3>'
+        f'<p class="explorer-why" id="explorer-why">{sentence}.</p>'
+        f'<p class="explorer-note">Expectimax scores a move by the average, over every tile the game may place '
+        f"(each with its probability), of the {term('evaluation', 'evaluation')} at the {horizon}, the best move "
+        f"taken at each turn; each term below is that average for one term of the evaluation, and {exactness}."
+        "</p>"
+        '<div class="table-scroll"><table class="terms" id="explorer-terms">'
+        "<caption>Each term of the evaluation, expected at the horizon after each move</caption>"
         f'<thead><tr><th scope="col">Term</th><th scope="col">{a}</th><th scope="col">{b}</th>'
         f'<th scope="col">{a} \u2212 {b}</th></tr></thead>'
         f"<tbody>{''.join(rows)}</tbody></table></div></section>"

@@ -301,3 +301,29 @@ def test_the_best_moves_bar_is_the_longest_in_both_algorithms(open_page):
         assert all(width > 0.05 for width in widths.values()), widths  # the worst keeps a sliver
         assert "The longer a bar, the better the move" in page.text_content("#explorer-root + .explorer-note")
         assert run.errors == []
+
+
+def test_expectimax_s_deciding_term_favours_the_chosen_move_in_expectation(open_page):
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        run = open_page("seed=41", viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        page.select_option("#ai-algorithm", "expectimax")
+        _, move = _explorer_after_an_ai_step(page)
+        why = page.text_content("#explorer-why")
+        assert why.startswith(move), why
+        if "worth the same" in why:
+            continue
+        assert "decides most" in why and "in expectation" in why, why
+        deciding = why.split(": ", 1)[1].split(" decides most")[0]
+        rows = page.eval_on_selector_all(
+            "#explorer-terms tbody tr",
+            "trs => trs.map(tr => [tr.querySelector('th').textContent, tr.querySelector('td:last-child').textContent])",
+        )
+        difference = dict(rows)[deciding]
+        assert difference.startswith("+"), rows  # the named term argues for the chosen move
+        for name, value in rows:  # every term that argues for the other move is named against it
+            if value.startswith("\u2212"):
+                assert f"{name} {value}" in why, (name, value, why)
+        assert "End of the line" not in page.inner_html("#explorer-decision")  # no single line's end stands for it
+        assert run.errors == []

@@ -150,8 +150,9 @@ def explain_decision(
             out["chance"] = _chance(board, trace.tree, last.depth, pv_index, evaluate, analysis)
             runner_up = _runner_up(out["root"], pv_index)
             if runner_up is not None:
-                second = _expectimax_pv(board, trace.tree, last.depth, runner_up, evaluate, analysis)
-                out["why"] = _why(options, out["root"], (pv_index, out["pv"]), (runner_up, second))
+                out["why"] = _expected_why(
+                    board, options, out["root"], trace.tree, last.depth, (pv_index, runner_up), evaluate, analysis
+                )
         chosen = DIRECTIONS.index(result.move) if result.move is not None else pv_index
         out["placements"] = _placements(board, chosen, options.algorithm == "alphabeta")
         if options.preset_name == "learned":
@@ -284,6 +285,134 @@ def _why(
         "deciding": deciding,
         "margin": root[chosen[0]]["value"] - root[runner_up[0]]["value"],
     }
+
+
+LOST_TERM = "lost boards"
+"""The expected-terms entry for lines that end lost: the lost value, weighted by their probability."""
+
+
+def _expected_why(
+    board: Board,
+    options: SearchOptions,
+    root: list[dict[str, Any]],
+    searcher: Any,
+    depth: int,
+    moves: tuple[int, int],
+    evaluate: Evaluator,
+    analysis: _Analysis,
+) -> dict[str, Any] | None:
+    """Expectimax's why: the chosen move's and the runner-up's *expected* evaluation terms at the horizon.
+
+    A move's value is an expectation over the tiles of the evaluation at the
+    horizon, and the evaluation is a sum of terms, so the value splits into
+    expected terms (E[Σ tᵢ] = Σ E[tᵢ]).  They are taken over the tree the search
+    walked: at each chance node every tile with its probability, at each player
+    node the move the search's values choose, a branch the probability cutoff
+    evaluated as that board; a lost board adds the lost value as its own term.
+    ``exact``: the terms add up to the search's values (the search reuses
+    chance values it cached at another probability, which can differ slightly).
+    The deciding term is the one with the largest share of the difference;
+    ``against`` lists the terms that favour the runner-up.
+    """
+    lost = float(getattr(evaluate, "lost_value", expectimax.DEFAULT_LOST_VALUE))
+    leaves: dict[Board, list[tuple[str, float]]] = {}
+
+    def terms_of(node: Board) -> list[tuple[str, float]]:
+        found = leaves.get(node)
+        if found is None:
+            found = leaves[node] = weighted_terms(options.preset_name, node, options.weights)
+        return found
+
+    lines = []
+    try:
+        for index in moves:
+            expected = _expected_terms(
+                afterstates(board)[index], depth, searcher, evaluate, terms_of, lost, analysis.expired
+            )
+            lines.append({"move": DIRECTIONS[index], "value": root[index]["value"], "expected": expected})
+    except TimeUp:
+        analysis.note("why", "the budget ran out before the expected terms were added up")
+        return None
+    names = []
+    for line in lines:
+        names += [name for name in line["expected"] if name not in names]
+    for line in lines:
+        line["terms"] = [[term_name(name), round(line["expected"].get(name, 0.0), 4)] for name in names]
+        line["total"] = sum(line["expected"].values())
+    mine, theirs = lines
+    differences = [
+        [term_name(name), round(mine["expected"].get(name, 0.0) - theirs["expected"].get(name, 0.0), 4)]
+        for name in names
+    ]
+    margin = root[moves[0]]["value"] - root[moves[1]]["value"]
+    deciding = max(differences, key=lambda d: d[1]) if differences else None
+    against = [d for d in differences if d[1] < 0]
+    exact = all(abs(line["total"] - line["value"]) <= 1e-6 * max(1.0, abs(line["value"])) for line in lines)
+    for line in lines:
+        del line["expected"]
+    return {
+        "kind": "expected",
+        "chosen": mine,
+        "runner_up": theirs,
+        "differences": differences,
+        "deciding": deciding,
+        "share": deciding[1] / margin if deciding and margin > 0 else None,
+        "against": sorted(against, key=lambda d: d[1]),
+        "margin": margin,
+        "exact": exact,
+        "depth": depth,
+    }
+
+
+def _expected_terms(
+    after: Board,
+    depth: int,
+    searcher: Any,
+    evaluate: Evaluator,
+    terms_of: Callable[[Board], list[tuple[str, float]]],
+    lost: float,
+    expired: Callable[[], bool],
+) -> dict[str, float]:
+    """E[terms at the horizon] after a root move whose afterstate is ``after``, searched to ``depth`` (see
+    ``_expected_why``); ``TimeUp`` once ``expired``.  Memoised by (board, moves left), as the search caches."""
+    threshold = expectimax.PROBABILITY_THRESHOLD
+    p_two, p_four = expectimax.TWO_PROBABILITY, expectimax.FOUR_PROBABILITY
+    memo: dict[tuple[Board, int], dict[str, float]] = {}
+
+    def leaf(node: Board) -> dict[str, float]:
+        return dict(terms_of(node))
+
+    def chance(node: Board, remaining: int, prob: float) -> dict[str, float]:
+        if prob < threshold:  # before the memo, as the search checks its cutoff before its cache
+            return leaf(node)
+        key = (node, remaining)
+        if key in memo:
+            return memo[key]
+        if expired():
+            raise TimeUp
+        empties = [cell for cell in range(16) if not (node >> (4 * cell)) & 0xF]
+        out: dict[str, float] = {}
+        for cell in empties:
+            for rank, p in ((1, p_two), (2, p_four)):
+                weight = p / len(empties)
+                for name, value in player(node | (rank << (4 * cell)), remaining, prob * weight).items():
+                    out[name] = out.get(name, 0.0) + weight * value
+        memo[key] = out
+        return out
+
+    def player(node: Board, remaining: int, prob: float) -> dict[str, float]:
+        best = None
+        for child in afterstates(node):
+            if child == node:
+                continue
+            value = evaluate(child) if remaining == 1 else searcher.chance(child, remaining - 1, prob)
+            if best is None or value > best[0]:
+                best = (value, child)
+        if best is None:
+            return {LOST_TERM: lost}
+        return leaf(best[1]) if remaining == 1 else chance(best[1], remaining - 1, prob)
+
+    return leaf(after) if depth == 1 else chance(after, depth - 1, 1.0)
 
 
 def _chance(
