@@ -324,3 +324,16 @@ def test_the_same_search_without_the_reduction_tries_every_placement_and_stops_c
     opening = from_rows([[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0]])
     big = stepwise.unreduced(opening, 3, evaluate, ordering=False, pruning=False)
     assert big["over"] == stepwise.UNREDUCED_LIMIT and big["nodes"] is None
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(min_tiles=10))
+def test_no_step_counts_one_child_in_the_plural(board: Board) -> None:
+    for step in trace(board, 2, count_empty, ordering=True, pruning=True)["steps"]:
+        assert ": 1 moves " not in step["text"] and ": 1 most annoying placements " not in step["text"], step
+
+
+def test_a_node_with_one_child_says_it_in_the_singular() -> None:
+    board = from_rows([[2, 4, 2, 2], [2, 16, 2, 0], [4, 32, 8, 0], [32, 16, 4, 2]])  # from a random game
+    texts = [step["text"] for step in trace(board, 2, count_empty, ordering=True, pruning=True)["steps"]]
+    assert any(text.endswith(": 1 most annoying placement to try.") for text in texts), texts

@@ -181,7 +181,12 @@ class _Tracer:
     def inner(self, node: dict[str, Any], board: Board, alpha: float, beta: float) -> float:
         maximizing = node["kind"] == "max"
         children = self.expand(node, board)
-        what = "moves" if maximizing else "most annoying placements"
+        one = len(children) == 1
+        what = (
+            ("move" if one else "moves")
+            if maximizing
+            else ("most annoying placement" if one else "most annoying placements")
+        )
         who = "Player to move (max)" if maximizing else "Computer to place a tile (min)"
         where = "at the root" if node["parent"] is None else f"after {node['label']}"
         window = f", with \u03b1 = {format_value(alpha)}, \u03b2 = {format_value(beta)}" if self.pruning else ""
