@@ -38,6 +38,7 @@ EXACT_ROOT_MS = 2000.0
 """The worker's own time for the exact values of every root move, after the fixed-depth search."""
 PART_NAMES = (
     ("exact_root", "Exact values"),
+    ("why", "Why this move"),
     ("pv", "Principal variation"),
     ("chance", "The tile the game places"),
     ("minimax", "Plain minimax count"),
@@ -96,6 +97,10 @@ class Explorer:
             self.exact_box.checked = storage.settings().get(EXACT_SETTING) is not False
             self._wiring.listen(self.exact_box, "change", lambda _e: self._save_exact())
             KeysBack(document, self._wiring).watch(self.exact_box, self.exact_box.closest("label"))
+        algorithm_select = el("ai-algorithm")
+        if algorithm_select is not None:
+            self._wiring.listen(algorithm_select, "change", lambda _e: self._algorithm_changed(algorithm_select.value))
+            self._algorithm_changed(str(algorithm_select.value))
 
     @property
     def is_open(self) -> bool:
@@ -106,9 +111,17 @@ class Explorer:
         return self.is_open
 
     def _save_exact(self) -> None:
+        """The box changed: saved, and the decision on screen explained again with or without exact values."""
         settings = self.storage.settings()
         settings[EXACT_SETTING] = bool(self.exact_box.checked)
         self.storage.save_settings(settings)
+        self._wiring.spawn(self.exact_values(bool(self.exact_box.checked)))
+
+    def _algorithm_changed(self, algorithm: str) -> None:
+        """The box means something for alpha-beta only (expectimax's values are exact): hidden otherwise."""
+        label = self.exact_box.closest("label") if self.exact_box is not None else None
+        if label is not None:
+            label.hidden = algorithm != "alphabeta"
 
     def exact_by_default(self) -> bool:
         """Whether explanations come with every root move's exact value (the box, on unless unticked)."""
@@ -162,11 +175,12 @@ class Explorer:
         if target is not None and getattr(target, "id", "") == "explorer-exact":
             self._wiring.spawn(self.exact_values())
 
-    async def exact_values(self) -> None:
-        """Ask the worker for every root move's exact value, at the depth the shown decision completed."""
+    async def exact_values(self, exact: bool = True) -> None:
+        """Explain the shown decision again at the depth it completed, with every root move's exact value (or,
+        ``exact`` False, the bounds alpha-beta proved as it searched); alpha-beta's only, as the box."""
         request, board = self.last_request, self.last_board
         depth = self.decision.getAttribute("data-depth")
-        if request is None or board is None or not depth:
+        if request is None or board is None or not depth or request.get("algorithm", "alphabeta") != "alphabeta":
             return
         button = self.document.getElementById("explorer-exact")
         if button is not None:
@@ -175,7 +189,7 @@ class Explorer:
         shown = self.shown
         # The same fixed depth repeats the shown search exactly, on the board it explained (the game may have
         # moved on since: an AI step explains the board before its move); think_ms only sizes the time limit.
-        exact_request = dict(request, depth=int(depth), exact_root=True, analysis_ms=EXACT_ROOT_MS)
+        exact_request = dict(request, depth=int(depth), exact_root=exact, analysis_ms=EXACT_ROOT_MS)
         answer = await self.client.explain(exact_request)
         if self.shown != shown:
             return  # a newer decision was explained meanwhile: it stays on show, with a button of its own
@@ -218,7 +232,12 @@ def render_explanation(explanation: dict[str, Any]) -> str:
     parts = [
         _board_section(explanation),
         _root_section(explanation),
-        _why_section(explanation.get("why"), decision.get("algorithm")),
+        _why_section(
+            explanation.get("why"),
+            decision.get("algorithm"),
+            any(e["legal"] and not e["exact"] for e in explanation["root"]),
+            "why" in ((explanation.get("analysis") or {}).get("unfinished") or {}),
+        ),
         _iterations_section(explanation["iterations"]),
         _pv_section(explanation.get("pv")),
         _patterns_section(explanation.get("patterns")),
@@ -325,10 +344,13 @@ def _root_section(explanation: dict[str, Any]) -> str:
             f"{BAR_LEGEND} (the shortest is {escape(format_value(behind))} behind)."
         )
     elif bounds:
+        ran_out = "exact_root" in ((explanation.get("analysis") or {}).get("unfinished") or {})
+        why_bound = (
+            "the explanation\u2019s time ran out before it" if ran_out else "as it searched: the box above is unticked"
+        )
         note = (
             f"Values at the deepest completed {term('depth', 'depth')}. {term('bound', QUOTED_BOUND)}: alpha-beta "
-            "proved the move no better than the chosen one without its exact value (the explanation\u2019s time "
-            f"ran out before it). {BAR_LEGEND}."
+            f"proved the move no better than the chosen one without its exact value ({why_bound}). {BAR_LEGEND}."
         )
     else:
         note = f"{term('exact', 'Exact values')} at the deepest completed {term('depth', 'depth')}. {BAR_LEGEND}."
@@ -340,8 +362,28 @@ def _root_section(explanation: dict[str, Any]) -> str:
     )
 
 
-def _why_section(why: dict[str, Any] | None, algorithm: Any) -> str:
-    """The chosen move's line beside the runner-up's: each term of the evaluation at their ends, and what decides."""
+def _why_section(why: dict[str, Any] | None, algorithm: Any, bounds: bool = False, ran_out: bool = False) -> str:
+    """The chosen move's line beside the runner-up's: each term of the evaluation at their ends, and what decides.
+
+    With only bounds for the other moves (alpha-beta, the box unticked or out of time) there is no runner-up's
+    value to compare with: the section says so, and how to get one.
+    """
+    if not why and algorithm == "expectimax" and ran_out:
+        return (
+            '<section class="explorer-part" aria-labelledby="explorer-why-title">'
+            '<h3 id="explorer-why-title">Why this move</h3>'
+            '<p class="explorer-why" id="explorer-why">The explanation\u2019s time ran out before each term\u2019s '
+            "expectation over the tiles was added up: a longer think time gives the explanation more.</p></section>"
+        )
+    if not why and bounds and algorithm == "alphabeta":
+        return (
+            '<section class="explorer-part" aria-labelledby="explorer-why-title">'
+            '<h3 id="explorer-why-title">Why this move</h3>'
+            '<p class="explorer-why" id="explorer-why">Every other move was only proved no better than this one '
+            f"(a {term('bound', 'bound')}), so there is no runner-up\u2019s value to compare it with: tick "
+            "\u201cExact value for every move\u201d, or press Exact values, to see the runner-up term by term.</p>"
+            "</section>"
+        )
     if not why:
         return ""
     if why.get("kind") == "expected":

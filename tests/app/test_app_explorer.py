@@ -230,3 +230,13 @@ def test_the_status_says_when_one_of_several_workers_searched_the_explained_deci
 
     assert team_note(1, "expectimax") == "" and team_note(3, "alphabeta") == ""
     assert "among 3 workers" in team_note(3, "expectimax") and "One worker searched" in team_note(3, "expectimax")
+
+
+def test_why_this_move_stays_and_says_why_when_it_has_no_runner_up_to_compare():
+    from app.explorer import _why_section
+
+    out_of_time = _why_section(None, "expectimax", bounds=False, ran_out=True)
+    assert 'id="explorer-why"' in out_of_time and "time ran out" in out_of_time
+    bounds_only = _why_section(None, "alphabeta", bounds=True)
+    assert 'id="explorer-why"' in bounds_only and "only proved no better" in bounds_only
+    assert _why_section(None, "expectimax") == ""

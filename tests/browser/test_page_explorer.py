@@ -309,6 +309,9 @@ def test_expectimax_s_deciding_term_favours_the_chosen_move_in_expectation(open_
         page = run.page
         wait_ai_ready(page)
         page.select_option("#ai-algorithm", "expectimax")
+        page.focus("#ai-think")
+        page.keyboard.press("End")  # 2 s: the explanation gets as long, so its expectations fit on a busy machine
+        page.locator("#ai-think").blur()
         _, move = _explorer_after_an_ai_step(page)
         why = page.text_content("#explorer-why")
         assert why.startswith(move), why
@@ -327,3 +330,30 @@ def test_expectimax_s_deciding_term_favours_the_chosen_move_in_expectation(open_
                 assert f"{name} {value}" in why, (name, value, why)
         assert "End of the line" not in page.inner_html("#explorer-decision")  # no single line's end stands for it
         assert run.errors == []
+
+
+def test_the_exact_values_box_changes_the_decision_on_screen_and_only_where_it_applies(open_page):
+    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    _explorer_after_an_ai_step(page)
+    assert page.is_visible("#explorer-exact-default")
+    assert all(e["exact"] == "true" for e in _root(page).values() if "illegal" not in e["cls"])
+    assert page.is_visible("#explorer-why")
+    page.click("#explorer-exact-default")  # off: the same decision, with the bounds alpha-beta proved
+    _explained(page, 2)
+    assert decisions(page) == 1  # no new decision: the one on screen, explained again
+    root = _root(page)
+    if any(e["exact"] == "false" for e in root.values() if "illegal" not in e["cls"]):
+        assert "the box above is unticked" in page.text_content("#explorer-root + .explorer-note")
+        assert "time ran out" not in page.text_content("#explorer-root + .explorer-note")
+    assert page.is_visible("#explorer-why")  # "Why this move" in both modes
+    page.click("#explorer-exact-default")  # on again: exact values for the same decision
+    _explained(page, 3)
+    assert decisions(page) == 1
+    assert all(e["exact"] == "true" for e in _root(page).values() if "illegal" not in e["cls"])
+    page.select_option("#ai-algorithm", "expectimax")  # expectimax's values are exact: no box
+    assert page.is_hidden("#explorer-exact-default")
+    page.select_option("#ai-algorithm", "alphabeta")
+    assert page.is_visible("#explorer-exact-default")
+    assert run.errors == []

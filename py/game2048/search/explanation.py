@@ -146,13 +146,13 @@ def explain_decision(
             out["pruning"] = explainer.pruning(searched)
         else:
             deadline.limit = analysis.limit  # the searcher reads it (timed searches only)
-            out["pv"] = _expectimax_pv(board, trace.tree, last.depth, pv_index, evaluate, analysis)
-            out["chance"] = _chance(board, trace.tree, last.depth, pv_index, evaluate, analysis)
             runner_up = _runner_up(out["root"], pv_index)
-            if runner_up is not None:
+            if runner_up is not None:  # first, with most of the time: what a learner asks first is why
                 out["why"] = _expected_why(
                     board, options, out["root"], trace.tree, last.depth, (pv_index, runner_up), evaluate, analysis
                 )
+            out["pv"] = _expectimax_pv(board, trace.tree, last.depth, pv_index, evaluate, analysis)
+            out["chance"] = _chance(board, trace.tree, last.depth, pv_index, evaluate, analysis)
         chosen = DIRECTIONS.index(result.move) if result.move is not None else pv_index
         out["placements"] = _placements(board, chosen, options.algorithm == "alphabeta")
         if options.preset_name == "learned":
@@ -287,6 +287,8 @@ def _why(
     }
 
 
+WHY_SHARE = 0.7
+"""The part of the explanation's time expectimax's why may take; the line and the chance node get the rest."""
 LOST_TERM = "lost boards"
 """The expected-terms entry for lines that end lost: the lost value, weighted by their probability."""
 
@@ -324,11 +326,10 @@ def _expected_why(
         return found
 
     lines = []
+    expired = analysis.share(WHY_SHARE)
     try:
         for index in moves:
-            expected = _expected_terms(
-                afterstates(board)[index], depth, searcher, evaluate, terms_of, lost, analysis.expired
-            )
+            expected = _expected_terms(afterstates(board)[index], depth, searcher, evaluate, terms_of, lost, expired)
             lines.append({"move": DIRECTIONS[index], "value": root[index]["value"], "expected": expected})
     except TimeUp:
         analysis.note("why", "the budget ran out before the expected terms were added up")
