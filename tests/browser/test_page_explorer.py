@@ -173,9 +173,10 @@ def test_at_1280_the_board_and_its_explanation_are_in_view_together_and_the_expl
         "#tw-path .tw-mini >> nth=0 >> .tw-cell", "els => els.map(e => e.textContent)"
     )
     assert [int(t or 0) for t in root_cells] == [v for row in before for v in row]
-    # Closing gives the board the keys again.
+    # Closing gives the board the keys again (the key waits its turn while the page draws the tree).
     page.keyboard.press("e")
-    assert page.is_hidden("#explorer") and _focused(page) == "board"
+    page.wait_for_selector("#explorer", state="hidden", timeout=10_000)
+    assert _focused(page) == "board"
     assert run.errors == []
 
 
