@@ -390,12 +390,7 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any, bounds: bool = Fals
         return _expected_why_section(why)
     mine, theirs = why["chosen"], why["runner_up"]
     a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
-    rows = []
-    for (name, x), (_, y), (_, d) in zip(mine["terms"], theirs["terms"], why["differences"]):
-        rows.append(
-            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(format_value(x))}</td>'
-            f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
-        )
+    rows = _term_rows(why)
     deciding = why.get("deciding")
     margin = escape(format_value(why["margin"]))
     if why["margin"] == 0:
@@ -424,6 +419,17 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any, bounds: bool = Fals
     )
 
 
+def _term_rows(why: dict[str, Any]) -> list[str]:
+    """The terms table's rows: each term for the chosen move, for the runner-up, and their difference."""
+    rows = []
+    for (name, x), (_, y), (_, d) in zip(why["chosen"]["terms"], why["runner_up"]["terms"], why["differences"]):
+        rows.append(
+            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(format_value(x))}</td>'
+            f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
+        )
+    return rows
+
+
 def _expected_why_section(why: dict[str, Any]) -> str:
     """Expectimax's why: each term's expectation over the tiles at the horizon, for both moves, and which decides.
 
@@ -433,12 +439,7 @@ def _expected_why_section(why: dict[str, Any]) -> str:
     """
     mine, theirs = why["chosen"], why["runner_up"]
     a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
-    rows = []
-    for (name, x), (_, y), (_, d) in zip(mine["terms"], theirs["terms"], why["differences"]):
-        rows.append(
-            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(format_value(x))}</td>'
-            f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
-        )
+    rows = _term_rows(why)
     deciding, margin = why.get("deciding"), float(why["margin"])
     against = why.get("against") or []
     if margin == 0:
