@@ -148,6 +148,12 @@ def merge(parts: "list[dict[str, Any]]", request: "dict[str, Any]") -> "dict[str
     }
 
 
+async def _heap_bytes(client: AiClient) -> int:
+    """A worker's memory in bytes (its ``heap_bytes``), or 0 when it does not say."""
+    answer = await client.call("heap_bytes", {}, 1000)
+    return int(answer.get("bytes") or 0) if answer.get("ok") else 0
+
+
 class Helper:
     """One helper worker's client and how it has done: ``network`` once it holds the learned network."""
 
@@ -217,10 +223,8 @@ class AiTeam:
         return connected
 
     async def _measure_primary(self) -> None:
-        answer = await self.primary.call("heap_bytes", {}, 1000)
-        if answer.get("ok"):
-            self.primary_heap = int(answer.get("bytes") or 0)
-            self._changed()
+        self.primary_heap = await _heap_bytes(self.primary) or self.primary_heap
+        self._changed()
 
     async def restart(self) -> bool:
         return await self.primary.restart()
@@ -277,9 +281,7 @@ class AiTeam:
         self._changed()
 
     async def _measure(self, helper: Helper) -> None:
-        answer = await helper.client.call("heap_bytes", {}, 1000)
-        if answer.get("ok"):
-            helper.heap_bytes = int(answer.get("bytes") or 0)
+        helper.heap_bytes = await _heap_bytes(helper.client) or helper.heap_bytes
 
     def _drop(self, helper: Helper, why: str) -> None:
         if helper in self.helpers:

@@ -58,7 +58,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..board import DIRECTIONS, ONES, Board
+from ..board import DIRECTIONS, ONES, Board, count_empty
 from ..move_tables import COL_DOWN, COL_UP, ROW_LEFT, ROW_RIGHT, afterstates, spread_tables
 from .clock import Deadline, TimeUp
 from .result import SearchResult, Trace
@@ -429,16 +429,12 @@ def split_moves(board: Board, parts: int) -> list[tuple[int, ...]]:
     """
     if parts < 1:
         raise ValueError(f"parts must be at least 1, got {parts!r}")
-    moves = []
-    for index, after in enumerate(afterstates(board)):
-        if after != board:
-            x = after | (after >> 1)
-            moves.append((((x | (x >> 2)) & ONES).bit_count(), index))  # (filled cells, index)
+    moves = sorted((-count_empty(after), index) for index, after in enumerate(afterstates(board)) if after != board)
     loads = [0] * parts
     shares: list[list[int]] = [[] for _ in range(parts)]
-    for filled, index in sorted(moves):
+    for minus_empty, index in moves:
         k = loads.index(min(loads))
-        loads[k] += 16 - filled
+        loads[k] -= minus_empty
         shares[k].append(index)
     return [tuple(sorted(share)) for share in shares]
 

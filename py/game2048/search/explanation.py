@@ -43,7 +43,7 @@ from collections.abc import Callable, Mapping
 from math import inf, nextafter
 from typing import Any
 
-from ..board import DIRECTIONS, Board, from_rows, has_win_tile, to_rows
+from ..board import DIRECTIONS, Board, empty_cells, from_rows, has_win_tile, to_rows
 from ..evaluation.terms import term_name, weighted_terms
 from ..move_tables import afterstates
 from ..values import WIN_SCORE
@@ -391,7 +391,7 @@ def _expected_terms(
             return memo[key]
         if expired():
             raise TimeUp
-        empties = [cell for cell in range(16) if not (node >> (4 * cell)) & 0xF]
+        empties = empty_cells(node)
         out: dict[str, float] = {}
         for cell in empties:
             for rank, p in ((1, p_two), (2, p_four)):
@@ -733,7 +733,7 @@ def _expectimax_ply(
     node: Board, remaining: int, prob: float, searcher: Any, evaluate: Evaluator, lost: float, plies: list[Any]
 ) -> tuple[Board, int, float, str]:
     """One placement and one move of ``_expectimax_pv``: (the board after them, moves left, probability, end)."""
-    empties = [cell for cell in range(16) if not (node >> (4 * cell)) & 0xF]
+    empties = empty_cells(node)
     if not empties:
         return node, remaining, prob, "not found"
     prob2 = prob * expectimax.TWO_PROBABILITY / len(empties)
