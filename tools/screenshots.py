@@ -4,9 +4,11 @@ Opens the page in Chromium (the project's server, Debian's chromium), plays
 a fixed seed to a middle position, opens the explorer and asks a hint, then
 opens a position link, builds its step-by-step tree and walks it to its
 first cut; then the whole page after one AI step with the explorer open, at
-1280×800 and on a 390×844 phone, for alpha-beta and for expectimax.  Writes
-``docs/images/explorer.png``, ``docs/images/tree-walk.png`` and
-``docs/images/page-<width>-<algorithm>.png``; the numbers in them vary with
+1280×800 and on a 390×844 phone, for alpha-beta and for expectimax; then the
+explanation of an expectimax hint with ``rows`` and with ``learned``.  Writes
+``docs/images/explorer.png``, ``docs/images/tree-walk.png``,
+``docs/images/page-<width>-<algorithm>.png`` and
+``docs/images/explorer-<preset>.png``; the numbers in them vary with
 the machine's speed (the searches are timed), the tree does not.
 """
 
@@ -64,11 +66,13 @@ def main() -> int:
             for width, height in PAGE_SIZES:
                 for algorithm in ("alphabeta", "expectimax"):
                     page_after_an_ai_step(browser, base_url, width, height, algorithm)
+            for preset in ("rows", "learned"):
+                expectimax_explained(browser, base_url, preset)
             browser.close()
     finally:
         server.shutdown()
         server.server_close()
-    print(f"wrote explorer.png, tree-walk.png and the page-*.png in {OUT}")
+    print(f"wrote explorer.png, tree-walk.png, the page-*.png and the explorer-*.png in {OUT}")
     return 0
 
 
@@ -89,6 +93,33 @@ def page_after_an_ai_step(browser, base_url: str, width: int, height: int, algor
     page.wait_for_selector("#explorer-decision[data-explained]", timeout=30_000)
     page.wait_for_selector('#board[data-settled="true"]')
     page.screenshot(path=str(OUT / f"page-{width}-{algorithm}.png"))
+    context.close()
+
+
+def expectimax_explained(browser, base_url: str, preset: str) -> None:
+    """The explorer's account of an expectimax hint with ``preset`` (its expected terms; learned's patterns)."""
+    context = browser.new_context(viewport={"width": 560, "height": 1000}, service_workers="block")
+    page = context.new_page()
+    page.goto(f"{base_url}/index.html?seed={SEED}")
+    page.wait_for_selector(READY_SELECTOR, state="attached", timeout=90_000)
+    page.wait_for_function("!document.getElementById('ai-hint').disabled", timeout=90_000)
+    page.select_option("#ai-algorithm", "expectimax")
+    if preset != "rows":
+        page.click("#weights-panel summary")
+        page.select_option("#ai-preset", preset)
+        page.wait_for_function(
+            "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+        )
+    for key in MOVES:
+        page.keyboard.press(key)
+        page.wait_for_selector('#board[data-settled="true"]')
+    page.keyboard.press("e")
+    page.focus("#ai-think")
+    page.keyboard.press("End")  # 2 s: the explanation's expectations fit whatever the machine
+    page.focus("#board")
+    page.keyboard.press("i")
+    page.wait_for_selector("#explorer-decision[data-explained]", timeout=60_000)
+    page.locator("#explorer-decision").screenshot(path=str(OUT / f"explorer-{preset}.png"))
     context.close()
 
 

@@ -42,6 +42,12 @@ except ImportError:
 
 SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
 """Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
+PLAYED = "Played."
+HINTED = "Shown as a hint: not played."
+NOT_PLAYED_STOPPED = "Not played: autoplay was stopped while the AI thought."
+NOT_PLAYED_MOVED = "Not played: the board changed while the AI thought."
+NOT_PLAYED_EDITED = "Not played: the position was edited while the AI thought."
+"""What became of an explained decision, said under the board the explorer explains."""
 
 
 class AiControls:
@@ -246,6 +252,11 @@ class AiControls:
             answer = await self.client.think(request)
         return answer, board, game
 
+    def _fate(self, text: str) -> None:
+        """Say under the explained board what became of the decision (played, shown, or not played and why)."""
+        if self.explorer is not None and self.explorer.wants_explanation():
+            self.explorer.fate(text)
+
     def _still_current(self, board: int, game: Any) -> bool:
         return self.session.game is game and game.board == board
 
@@ -259,6 +270,7 @@ class AiControls:
             self.thinking = False
             self._update_buttons()
         if held != self._held:
+            self._fate(NOT_PLAYED_EDITED)
             self._run_pending()
             return  # held while the AI thought (the position editor opened): not shown, not played
         if not answer.get("ok"):
@@ -274,10 +286,13 @@ class AiControls:
             self._set_status("No move left: the game is over.")
             return
         if not self._still_current(board, game):
+            self._fate(NOT_PLAYED_MOVED)
             return  # the board moved on while the AI thought
         if play:
+            self._fate(PLAYED)
             self.session.submit(ai_move(answer))
         else:
+            self._fate(HINTED)
             self.view.show_hint(move)
             self._set_status(hint_sentence(move))
 
@@ -298,16 +313,19 @@ class AiControls:
                     return
                 answer, board, game = await self._ask()
                 if not (self.autoplaying and run == self._run):
+                    self._fate(NOT_PLAYED_STOPPED)
                     return  # Stop was pressed while the AI thought: this decision is not played
                 if not answer.get("ok"):
                     self.fail(answer)
                     return
                 self.panel.show_readout(answer)
                 if not self._still_current(board, game):
+                    self._fate(NOT_PLAYED_MOVED)
                     continue
                 if answer.get("move") is None:
                     self.stop_autoplay("Autoplay finished: game over.")
                     return
+                self._fate(PLAYED)
                 self.session.submit(ai_move(answer))
                 if self.panel.settings.pause_ms:
                     await asyncio.sleep(self.panel.settings.pause_ms / 1000)

@@ -15,9 +15,8 @@ said through the view's live region.  ``AiControls`` runs the actions.
 from app.ai_client import AiClient
 from app.ai_settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.ai_split import AiTeam
-from app.glossary import MEANINGS, mark_term
+from app.glossary import mark_term, word_term
 from app.network_download import download, page_folder, progress_text, ready_text
-from app.panel_focus import KeysBack
 from app.wiring import Wiring
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -69,9 +68,6 @@ class AiPanel:
         self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
         self._wiring.listen(self.preset_select, "change", lambda _e: self._preset_changed())
         self._wiring.listen(self.reset_button, "click", lambda _e: self._reset_weights())
-        self._keys_back = KeysBack(document, self._wiring)
-        for control in (self.algorithm_select, self.think_slider, self.pause_slider, self.preset_select):
-            self._keys_back.watch(control)
         self._show_settings()
 
     def worker_ready(self) -> None:
@@ -220,8 +216,9 @@ class AiPanel:
             caption = self.document.createElement("span")
             caption.className = "weight-name"
             caption.textContent = name
-            if WEIGHT_TERMS.get(name, name) in MEANINGS:
-                mark_term(caption, WEIGHT_TERMS.get(name, name))
+            explained = word_term(name)
+            if explained is not None:
+                mark_term(caption, explained)
             slider = self.document.createElement("input")
             slider.type = "range"
             slider.min, slider.max, slider.step = str(low), str(high), str(step)
@@ -232,7 +229,11 @@ class AiPanel:
             row.append(caption, slider, output)
             self.weights_box.appendChild(row)
             self._wiring.listen(slider, "input", self._on_weight_input(name, slider, output))
-            self._keys_back.watch(slider)
+        note = self.document.createElement("p")  # what the preset is and what its weights change, in words
+        note.className = "weights-note"
+        note.id = "ai-weights-note"
+        note.textContent = f"{self.settings.playing}: {preset.get('description', '')}"
+        self.weights_box.appendChild(note)
 
     # -- display ------------------------------------------------------------------------------
 
@@ -268,8 +269,6 @@ class AiPanel:
         self.readout.setAttribute("data-rescued", "true" if answer.get("rescued") else "false")
 
 
-WEIGHT_TERMS = {"empty": "empty-cells", "empty_weight": "empty-cells", "monotonicity_weight": "monotonicity"}
-"""A preset's weight named otherwise than its glossary entry (a weight of the entry's own name is its term)."""
 ALGORITHM_TERMS = {"alphabeta": "alpha-beta", "expectimax": "expectimax"}
 
 

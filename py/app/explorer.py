@@ -20,8 +20,8 @@ CPython tests read them without a browser; every text is escaped.
 
 from html import escape
 
-from app.glossary import glossary_html, term
-from app.panel_focus import KeysBack, focus_board, focus_heading
+from app.glossary import glossary_html, term, word_term
+from app.panel_focus import focus_board, focus_heading
 from app.view import ARROWS, colour_class
 from app.wiring import Wiring
 from game2048.values import fixed, format_value
@@ -78,6 +78,7 @@ class Explorer:
         self._wiring = Wiring(create_proxy)
         self.last_request: dict[str, Any] | None = None
         self.last_board: int | None = None
+        self.fate_text = ""  # what became of the explained decision, once known
         el = document.getElementById
         self.toggle_button = el("explorer-toggle")
         self.panel = el("explorer")
@@ -90,13 +91,18 @@ class Explorer:
         self.decision = el("explorer-decision")
         self.shown = 0
         self.on_worker_failed = on_worker_failed
+        self.on_shown: list[Callable[[int, dict[str, Any]], None]] = []
+        """Called with the board and the request of each explanation drawn (the step-by-step rebuilds for it)."""
         self._wiring.listen(self.toggle_button, "click", lambda _e: self.toggle())
         self._wiring.listen(self.decision, "click", self._clicked)
+        self.glossary = el("glossary")
+        link = el("explorer-glossary-link")
+        if link is not None and self.glossary is not None:
+            self._wiring.listen(link, "click", self._to_glossary)
         self._set_open(bool(storage.settings().get("explorer")), save=False)
         if self.exact_box is not None:
             self.exact_box.checked = storage.settings().get(EXACT_SETTING) is not False
             self._wiring.listen(self.exact_box, "change", lambda _e: self._save_exact())
-            KeysBack(document, self._wiring).watch(self.exact_box, self.exact_box.closest("label"))
         algorithm_select = el("ai-algorithm")
         if algorithm_select is not None:
             self._wiring.listen(algorithm_select, "change", lambda _e: self._algorithm_changed(algorithm_select.value))
@@ -162,6 +168,8 @@ class Explorer:
         explanation = answer.get("explanation")
         if not isinstance(explanation, dict):
             return
+        if board != self.last_board:
+            self.fate_text = ""  # a new decision: its fate is not known yet (an exact-values redraw keeps it)
         self.last_request, self.last_board = request, board
         self.shown += 1
         algorithm = str(explanation["decision"].get("algorithm"))
@@ -169,6 +177,24 @@ class Explorer:
         self.decision.innerHTML = render_explanation(explanation)
         self.decision.setAttribute("data-explained", str(self.shown))
         self.decision.setAttribute("data-depth", str(int(explanation["decision"].get("depth") or 0)))
+        self.fate(self.fate_text)
+        for listener in self.on_shown:
+            listener(board, request)
+
+    def _to_glossary(self, event: Any) -> None:
+        """The link near the top: the glossary opened, in view, with the focus on its summary."""
+        event.preventDefault()
+        self.glossary.open = True
+        summary = self.glossary.querySelector("summary")
+        summary.scrollIntoView()
+        summary.focus()
+
+    def fate(self, text: str) -> None:
+        """What became of the explained decision (``AiControls`` says: played, a hint, or not played and why)."""
+        self.fate_text = text
+        element = self.document.getElementById("explorer-fate")
+        if element is not None:
+            element.textContent = text
 
     def _clicked(self, event: Any) -> None:
         target = event.target
@@ -237,6 +263,7 @@ def render_explanation(explanation: dict[str, Any]) -> str:
             decision.get("algorithm"),
             any(e["legal"] and not e["exact"] for e in explanation["root"]),
             "why" in ((explanation.get("analysis") or {}).get("unfinished") or {}),
+            (explanation.get("patterns") or {}).get("shapes"),
         ),
         _iterations_section(explanation["iterations"]),
         _pv_section(explanation.get("pv")),
@@ -264,7 +291,12 @@ def _board_section(explanation: dict[str, Any]) -> str:
     move = explanation["decision"].get("move")
     arrow = ARROWS.get(move) if isinstance(move, str) else None
     overlay = f'<span class="explained-arrow" aria-hidden="true">{arrow}</span>' if arrow else ""
-    said = f"The AI moves <strong>{escape(str(move))} {arrow}</strong>." if arrow else "No move is legal."
+    said = (
+        f'The AI chose <strong>{escape(str(move))} {arrow}</strong>. <span id="explorer-fate" class="explorer-fate">'
+        "</span>"
+        if arrow
+        else "No move is legal."
+    )
     text = "/".join(",".join(str(int(v)) for v in row) for row in rows)
     return (
         '<section class="explorer-part explained" aria-labelledby="explorer-board-title">'
@@ -362,11 +394,18 @@ def _root_section(explanation: dict[str, Any]) -> str:
     )
 
 
-def _why_section(why: dict[str, Any] | None, algorithm: Any, bounds: bool = False, ran_out: bool = False) -> str:
+def _why_section(
+    why: dict[str, Any] | None,
+    algorithm: Any,
+    bounds: bool = False,
+    ran_out: bool = False,
+    shapes: list[list[int]] | None = None,
+) -> str:
     """The chosen move's line beside the runner-up's: each term of the evaluation at their ends, and what decides.
 
     With only bounds for the other moves (alpha-beta, the box unticked or out of time) there is no runner-up's
-    value to compare with: the section says so, and how to get one.
+    value to compare with: the section says so, and how to get one.  ``shapes`` (the learned network's
+    patterns' cells) draws each pattern where it is named.
     """
     if not why and algorithm == "expectimax" and ran_out:
         return (
@@ -387,17 +426,17 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any, bounds: bool = Fals
     if not why:
         return ""
     if why.get("kind") == "expected":
-        return _expected_why_section(why)
+        return _expected_why_section(why, shapes)
     mine, theirs = why["chosen"], why["runner_up"]
     a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
-    rows = _term_rows(why)
+    rows = _term_rows(why, shapes)
     deciding = why.get("deciding")
     margin = escape(format_value(why["margin"]))
     if why["margin"] == 0:
         sentence = f"<strong>{a}</strong> and {b} are worth the same: the search plays the first it tried"
     elif deciding and deciding[1] > 0:
         sentence = (
-            f"<strong>{a}</strong> over {b}: at the end of its line, {escape(str(deciding[0]))} "
+            f"<strong>{a}</strong> over {b}: at the end of its line, {term_words(str(deciding[0]), shapes)} "
             f"<strong>{escape(_signed(deciding[1]))}</strong> decides most"
         )
     else:
@@ -419,18 +458,41 @@ def _why_section(why: dict[str, Any] | None, algorithm: Any, bounds: bool = Fals
     )
 
 
-def _term_rows(why: dict[str, Any]) -> list[str]:
+def _term_rows(why: dict[str, Any], shapes: list[list[int]] | None = None) -> list[str]:
     """The terms table's rows: each term for the chosen move, for the runner-up, and their difference."""
     rows = []
     for (name, x), (_, y), (_, d) in zip(why["chosen"]["terms"], why["runner_up"]["terms"], why["differences"]):
         rows.append(
-            f'<tr><th scope="row">{escape(str(name))}</th><td>{escape(format_value(x))}</td>'
+            f'<tr><th scope="row">{term_words(str(name), shapes)}</th><td>{escape(format_value(x))}</td>'
             f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
         )
     return rows
 
 
-def _expected_why_section(why: dict[str, Any]) -> str:
+def term_words(name: str, shapes: list[list[int]] | None = None) -> str:
+    """A term's name as the explorer shows it: its glossary meaning on hover and focus, and a learned pattern
+    ("pattern 3") drawn beside its number when ``shapes`` holds the patterns' cells."""
+    key = word_term(name)
+    words = term(key, name) if key is not None else escape(name)
+    if name.startswith("pattern ") and shapes:
+        number = int(name.split(" ")[1])
+        if 1 <= number <= len(shapes):
+            return pattern_glyph(number, shapes[number - 1]) + words
+    return words
+
+
+def pattern_glyph(number: int, cells: list[int]) -> str:
+    """A learned pattern drawn: the board's 16 cells with the pattern's filled, and its number."""
+    on = set(int(c) for c in cells)
+    grid = "".join(f'<span class="pg-cell{" pg-on" if i in on else ""}"></span>' for i in range(16))
+    words = escape(f"pattern {number}: {pattern_cells([int(c) for c in cells])}")
+    return (
+        f'<span class="pattern-glyph" role="img" aria-label="{words}" title="{words}" data-pattern="{number}">'
+        f'<span class="pg-grid">{grid}</span><span class="pg-number" aria-hidden="true">{number}</span></span>'
+    )
+
+
+def _expected_why_section(why: dict[str, Any], shapes: list[list[int]] | None = None) -> str:
     """Expectimax's why: each term's expectation over the tiles at the horizon, for both moves, and which decides.
 
     The expected terms add up to each move's value, so the difference splits
@@ -439,7 +501,7 @@ def _expected_why_section(why: dict[str, Any]) -> str:
     """
     mine, theirs = why["chosen"], why["runner_up"]
     a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
-    rows = _term_rows(why)
+    rows = _term_rows(why, shapes)
     deciding, margin = why.get("deciding"), float(why["margin"])
     against = why.get("against") or []
     if margin == 0:
@@ -452,12 +514,12 @@ def _expected_why_section(why: dict[str, Any]) -> str:
             else "more than the whole difference"
         )
         sentence = (
-            f"<strong>{a}</strong> over {b}: {escape(str(deciding[0]))} decides most, "
+            f"<strong>{a}</strong> over {b}: {term_words(str(deciding[0]), shapes)} decides most, "
             f"<strong>{escape(_signed(deciding[1]))}</strong> in expectation ({part}, "
             f"{escape(format_value(margin))})"
         )
         if against:
-            named = ", ".join(f"{escape(str(n))} {escape(_signed(d))}" for n, d in against)
+            named = ", ".join(f"{term_words(str(n), shapes)} {escape(_signed(d))}" for n, d in against)
             sentence += f"; against it: {named}"
     else:
         sentence = f"<strong>{a}</strong> over {b}: no single term favours {a} in expectation"
@@ -598,7 +660,7 @@ def _pv_section(pv: dict[str, Any] | None) -> str:
             f'<span class="pv-who">{who}</span>{mini_board(ply["rows"], ply.get("cell"), label)}</li>'
         )
     ends = {
-        "horizon": "the search\u2019s horizon",
+        "horizon": f"the search\u2019s {term('horizon', 'horizon')}",
         "win": "a 2048 tile",
         "loss": "a lost board",
         "budget": "the explanation\u2019s time limit",
@@ -615,8 +677,8 @@ def _pv_section(pv: dict[str, Any] | None) -> str:
     return (
         '<section class="explorer-part" aria-labelledby="explorer-pv-title">'
         f'<h3 id="explorer-pv-title">{term("pv")}</h3>'
-        f'<p class="explorer-note" id="explorer-pv-note">The line the search expects ({len(pv["plies"])} plies, '
-        f"to {end}{value}).{typical}</p>"
+        f'<p class="explorer-note" id="explorer-pv-note">The line the search expects ({len(pv["plies"])} '
+        f"{term('ply', 'plies')}, to {end}{value}).{typical}</p>"
         f'<ol class="pv-strip" id="explorer-pv">{"".join(items)}</ol></section>'
     )
 
@@ -706,21 +768,41 @@ def _patterns_section(patterns: dict[str, Any] | None) -> str:
                 f'<span class="pattern-tile">{tile or ""}</span><span>{escape(format_value(share))}</span></td>'
             )
         rows.append(f"<tr>{''.join(cells)}</tr>")
+    shapes = patterns.get("shapes") or []
     top = "".join(
-        f"<li>{escape(pattern_cells([int(c) for c in p['cells']]))}: {escape(format_value(float(p['value'])))}</li>"
-        for p in patterns["top"]
+        f"<li>{_top_pattern(p, shapes)}: {escape(format_value(float(p['value'])))}</li>" for p in patterns["top"]
     )
+    drawn = "".join(
+        f"<li>{pattern_glyph(number, cells)}pattern {number}</li>" for number, cells in enumerate(shapes, 1)
+    )
+    network = term("n-tuple-network", "network")
     return (
         '<section class="explorer-part" aria-labelledby="explorer-patterns-title">'
         f'<h3 id="explorer-patterns-title">What the network sees after {escape(str(patterns["move"]))}</h3>'
         f'<p class="explorer-note" id="explorer-patterns-sum">Its patterns expect '
         f"<strong>{escape(format_value(float(patterns['value'])))}</strong> more points; the tiles are worth "
         f"{escape(format_value(float(patterns['tiles'])))} already.</p>"
+        f'<p class="explorer-note">The {network} reads {len(shapes) or "its"} {term("pattern", "patterns")} of '
+        f"cells, each on the board and its 7 rotations and mirror images; the tiles a pattern sees pick one "
+        f"learned {term('network-weight', 'weight')}, and the weights add up to its value.</p>"
+        f'<ul class="pattern-list" id="explorer-pattern-shapes" aria-label="The network’s patterns">{drawn}</ul>'
         '<table class="heat-map" id="explorer-patterns"><caption>Each cell’s share of the network’s value '
-        "(every pattern’s weight shared among its cells); darker adds more</caption>"
+        "(every pattern’s weight shared among its cells); darker adds more "
+        f"({term('empty-weigh-most', 'why empty cells weigh most')})</caption>"
         f"<tbody>{''.join(rows)}</tbody></table>"
-        f'<p class="explorer-note">The patterns that add most:</p><ol class="kept-list">{top}</ol></section>'
+        f'<p class="explorer-note">The patterns that add most, where they were read:</p>'
+        f'<ol class="kept-list" id="explorer-patterns-top">{top}</ol></section>'
     )
+
+
+def _top_pattern(found: dict[str, Any], shapes: list[list[int]]) -> str:
+    """One of the strongest features: its pattern drawn with its number, and the cells it was read on."""
+    cells = [int(c) for c in found["cells"]]
+    number = int(found.get("number") or 0)
+    where = escape(pattern_cells(cells))
+    if 1 <= number <= len(shapes):
+        return f"{pattern_glyph(number, cells)}pattern {number}, read on {where}"
+    return where
 
 
 def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:

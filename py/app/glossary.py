@@ -142,6 +142,127 @@ ENTRIES = (
         "In expectimax, the moment the game places a tile: its value is the "
         "probability-weighted mean over every 2 and 4 in every empty cell.",
     ),
+    (
+        "ply",
+        "Ply",
+        "One turn of one side: a player's move, or the computer's tile. Depth counts the player's moves only, "
+        "so depth 2 is four plies (move, tile, move, tile).",
+    ),
+    (
+        "leaf",
+        "Leaf",
+        "A node the search does not expand: the board at the horizon, scored by the evaluation, or a won or "
+        "lost board. Counting leaves compares searches of the same tree.",
+    ),
+    (
+        "upper-bound",
+        "Upper bound",
+        "A value the real one is at most (\u2264): alpha-beta stopped searching a node once it could not beat "
+        "what the player already had, so it knows only that much.",
+    ),
+    (
+        "lower-bound",
+        "Lower bound",
+        "A value the real one is at least (\u2265): a player's node cut off because the computer already had a "
+        "better reply elsewhere.",
+    ),
+    (
+        "runner-up",
+        "Runner-up",
+        "The best move after the chosen one, by exact value: comparing their evaluations term by term shows what "
+        "made the difference.",
+    ),
+    (
+        "largest-tile",
+        "Largest tile",
+        "The rank of the biggest tile (its power of 2: 2048 is 11); classic and snake reward growing it.",
+    ),
+    (
+        "repeats",
+        "Repeated values",
+        "Minus the tiles that share their value with another tile: duplicates that have not merged yet "
+        "(snake; weight 0 unless you raise it).",
+    ),
+    ("mean-rank", "Mean rank", "The tiles' average rank (power of 2); snake can reward it (weight 0 by default)."),
+    (
+        "lines-playable",
+        "Lines still playable",
+        "rows' constant per row and column (lost_penalty, 8 lines): every board still in play scores it, a lost "
+        "board scores 0, so expectimax fears losing.",
+    ),
+    (
+        "merges",
+        "Merges",
+        "Runs of equal tiles along a row or column, empty cells skipped: each run of k counts k. Merges ready "
+        "to happen (rows; merges_weight).",
+    ),
+    (
+        "big-tiles",
+        "Big tiles",
+        "rows' charge on the tiles themselves, \u2212sum_weight \u00d7 \u03a3 rank^sum_power: fewer, larger tiles "
+        "cost less than many, so merging pays.",
+    ),
+    (
+        "power",
+        "Power",
+        "An exponent on each tile's rank (rows' monotonicity_power and sum_power): the higher, the more the big "
+        "tiles count in that term.",
+    ),
+    (
+        "weight",
+        "Weight",
+        "The number a term is multiplied by before the terms are added: the sliders. A weight named *_weight "
+        "multiplies its term; 0 switches it off.",
+    ),
+    (
+        "path",
+        "Snake path",
+        "corner-weights: a path through all 16 cells from a corner (row_snake, spiral, zigzag); a tile's value "
+        "counts by its place on the path, and the best path and corner are taken.",
+    ),
+    (
+        "decay",
+        "Decay",
+        "corner-weights: how much each step along the path counts less than the one before (0.5: half).",
+    ),
+    (
+        "n-tuple-network",
+        "N-tuple network",
+        "The learned evaluation: a few patterns of cells, each with a table of weights, one weight for every "
+        "combination of tiles the pattern can see. Its value is the sum of the weights it looks up.",
+    ),
+    (
+        "pattern",
+        "Pattern",
+        "A fixed group of cells (here six) the network reads, on the board and its 7 rotations and mirror "
+        "images; the tiles it sees pick one weight. Pattern 1\u20134 are drawn where they are named.",
+    ),
+    (
+        "network-weight",
+        "Network weight",
+        "What the network's table holds for one combination of tiles: the points it learned that such boards "
+        "go on to score. The learned preset's only slider, network, multiplies them all (1: as trained; 0: the "
+        "tiles' points alone).",
+    ),
+    (
+        "td-learning",
+        "TD learning",
+        "How the network was trained: playing itself, it nudged each weight toward what the next board was "
+        "worth plus the points scored, over hundreds of thousands of games.",
+    ),
+    (
+        "empty-weigh-most",
+        "Why empty cells weigh most",
+        "The network learned that room to move is worth points later: boards with empty cells beside a well "
+        "ordered corner went on to score most. Each weight is shared among the cells it reads, so empty cells "
+        "collect much of it.",
+    ),
+    (
+        "tiles-points",
+        "The tiles' points",
+        "What the tiles on the board scored when they were made (a 4 made from two 2s scored 4, and so on); the "
+        "learned evaluation adds the network's expectation to it.",
+    ),
     ("think-time", "Think time", "How long the AI searches for each move; it plays the deepest finished depth."),
     (
         "workers",
@@ -153,6 +274,49 @@ ENTRIES = (
 """(key, word, meaning), in the glossary's order."""
 
 MEANINGS = {key: meaning for key, _word, meaning in ENTRIES}
+
+WORD_TERMS = {
+    # the evaluation's terms, as the explorer words them (game2048.evaluation.terms.TERM_NAMES)
+    "smoothness": "smoothness",
+    "monotonicity": "monotonicity",
+    "empty cells": "empty-cells",
+    "largest tile": "largest-tile",
+    "repeated values": "repeats",
+    "mean rank": "mean-rank",
+    "lines still playable": "lines-playable",
+    "merges": "merges",
+    "big tiles": "big-tiles",
+    "row-snake path": "path",
+    "spiral path": "path",
+    "zigzag path": "path",
+    "the tiles' points": "tiles-points",
+    # the presets' weights, as the sliders name them
+    "empty": "empty-cells",
+    "max": "largest-tile",
+    "repeats": "repeats",
+    "mean": "mean-rank",
+    "lost_penalty": "lines-playable",
+    "monotonicity_power": "power",
+    "monotonicity_weight": "monotonicity",
+    "sum_power": "power",
+    "sum_weight": "big-tiles",
+    "merges_weight": "merges",
+    "empty_weight": "empty-cells",
+    "row_snake": "path",
+    "spiral": "path",
+    "zigzag": "path",
+    "decay": "decay",
+    "network": "network-weight",
+}
+"""The glossary entry of each word the explorer's terms table and the weight sliders show (a learned
+pattern, "pattern N", is the entry ``pattern``)."""
+
+
+def word_term(word: str) -> str | None:
+    """The glossary entry that explains ``word`` (a term's or a weight's name), or ``None``."""
+    if word.startswith("pattern "):
+        return "pattern"
+    return WORD_TERMS.get(word)
 
 
 def term(key: str, text: str = "") -> str:

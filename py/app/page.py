@@ -21,11 +21,13 @@ from app.clock import now_ms
 from app.game_switch import GameSwitcher
 from app.motion import MotionToggle
 from app.page_options import forget_option
+from app.panel_focus import KeysBack
 from app.play import SLIDE_SECONDS, Intent, PlaySession
 from app.saved_games import SavedGames
 from app.startup import choose_game, fresh_game
 from app.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
 from app.view import BoardView
+from app.wiring import Wiring
 from game2048.board import to_rows
 from game2048.game import fresh_seed
 from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM
@@ -123,6 +125,7 @@ async def main(
 
     system_reduces = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
     _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
+    _keep_alive.append(KeysBack(document, Wiring(create_proxy)))  # after any click on a control, the arrows play
     await pause("board")  # the board is drawn; the AI's modules next
     from app.ai_controls import SHORTCUTS, AiControls
     from app.ai_panel import AiPanel

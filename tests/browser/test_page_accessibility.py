@@ -96,6 +96,24 @@ def test_expectimax_in_the_explorer_with_its_chance_node_and_an_open_glossary_ha
     assert run.errors == []
 
 
+def test_the_learned_network_in_the_explorer_with_its_patterns_drawn_has_no_axe_violations(open_page):
+    run = open_page("seed=4", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    page.select_option("#ai-algorithm", "expectimax")
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+    )
+    page.keyboard.press("e")
+    page.keyboard.press("i")
+    wait_decisions(page, 1)
+    page.wait_for_selector("#explorer-pattern-shapes .pattern-glyph", state="attached")
+    _assert_no_violations(page)
+    assert run.errors == []
+
+
 # A late position (bench middle-s1-m195): the explorer's line and the step-by-step tree draw small tiles up to 256.
 LATE = "rows=0,2,4,16/0,0,16,128/0,4,8,256/2,0,0,4"
 

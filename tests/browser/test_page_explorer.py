@@ -358,3 +358,55 @@ def test_the_exact_values_box_changes_the_decision_on_screen_and_only_where_it_a
     page.select_option("#ai-algorithm", "alphabeta")
     assert page.is_visible("#explorer-exact-default")
     assert run.errors == []
+
+
+def test_the_explorer_says_what_became_of_each_decision_never_a_move_that_was_not_played(open_page):
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        run = open_page("seed=41", viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        page.keyboard.press("e")
+        page.keyboard.press("i")  # a hint: chosen, shown, not played
+        wait_decisions(page, 1)
+        _explained(page, 1)
+        page.wait_for_function("document.getElementById('explorer-fate').textContent !== ''")
+        assert "The AI moves" not in page.text_content("#explorer-board-title + div + p")
+        assert page.text_content("#explorer-fate") == "Shown as a hint: not played."
+        page.keyboard.press("n")  # a step: played
+        wait_decisions(page, 2)
+        page.wait_for_function("document.getElementById('explorer-fate').textContent === 'Played.'")
+        # Autoplay stopped while the AI thinks: the decision it was thinking is explained, and said not played.
+        page.wait_for_selector("#board[data-settled=true]")
+        shown = int(page.get_attribute("#explorer-decision", "data-explained"))
+        page.focus("#ai-think")
+        page.keyboard.press("End")  # 2 s: time to press Esc while the AI thinks
+        page.focus("#board")
+        page.keyboard.press("p")
+        page.wait_for_timeout(400)
+        page.keyboard.press("Escape")
+        _explained(page, shown + 1)
+        page.wait_for_function("document.getElementById('explorer-fate').textContent !== ''")
+        fate = page.text_content("#explorer-fate")
+        if fate != "Played.":  # Esc came after the AI answered: its move was played, and said so
+            assert fate == "Not played: autoplay was stopped while the AI thought.", fate
+            assert _explained_rows(page) == read_board(page)  # the board is still the one explained
+        assert run.errors == []
+
+
+def test_on_a_phone_every_table_of_the_explorer_fits_its_box(open_page):
+    run = open_page("seed=41", viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("e")
+    for step, algorithm in enumerate(("alphabeta", "expectimax"), 1):
+        page.select_option("#ai-algorithm", algorithm)
+        page.keyboard.press("n")
+        wait_decisions(page, step)
+        _explained(page, step)
+        wider = page.evaluate(
+            """() => [...document.querySelectorAll('#explorer-decision .table-scroll')]
+                .filter(box => box.scrollWidth > box.clientWidth)
+                .map(box => [box.querySelector('table').id, box.scrollWidth - box.clientWidth])"""
+        )
+        assert wider == [], (algorithm, wider)
+    assert run.errors == []

@@ -101,3 +101,55 @@ def test_a_network_cut_short_is_refused_with_a_message_and_the_ai_keeps_its_pres
     wait_decisions(page, 1)
     assert page.get_attribute("#ai-readout", "data-preset") == "classic"
     assert run.errors == []
+
+
+def test_the_learned_network_is_drawn_where_it_is_named_and_its_words_are_explained(open_page):
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        run = open_page("seed=5", viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        page.select_option("#ai-algorithm", "expectimax")
+        page.click("#weights-panel summary")
+        page.select_option("#ai-preset", "learned")
+        page.wait_for_function(
+            "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+        )
+        # The preset's one slider says what it changes.
+        assert "scales what the patterns add" in page.text_content("#ai-weights-note")
+        assert "network" in page.get_attribute("#ai-weights .weight-name", "data-tip")
+        page.keyboard.press("e")
+        page.keyboard.press("n")
+        wait_decisions(page, 1, timeout_ms=60_000)
+        page.wait_for_selector("#explorer-patterns", state="visible", timeout=30_000)
+        # The four patterns, each drawn with its number: six cells of sixteen filled.
+        shapes = page.eval_on_selector_all(
+            "#explorer-pattern-shapes .pattern-glyph",
+            "gs => gs.map(g => [g.dataset.pattern, g.querySelectorAll('.pg-on').length, g.textContent])",
+        )
+        assert [s[0] for s in shapes] == ["1", "2", "3", "4"] and all(s[1] == 6 for s in shapes), shapes
+        # Wherever a pattern is named (why, its terms, the strongest), it is drawn with that number.
+        text = page.inner_text("#explorer-decision")
+        named = {m for m in ("pattern 1", "pattern 2", "pattern 3", "pattern 4") if m in text}
+        assert named
+        for part in ("#explorer-terms", "#explorer-patterns-top", "#explorer-why"):
+            if page.locator(part).count() == 0:
+                continue
+            pairs = page.eval_on_selector_all(
+                f"{part} .pattern-glyph",
+                "gs => gs.map(g => [g.dataset.pattern, g.nextSibling && g.nextSibling.textContent])",
+            )
+            words = page.inner_text(part)
+            for number in "1234":
+                if f"pattern {number}" in words:
+                    assert any(p[0] == number for p in pairs), (part, number, pairs)
+        box = page.locator("#explorer-pattern-shapes .pattern-glyph").first.bounding_box()
+        assert box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
+        # The words: network, pattern, weight and why empty cells weigh most, each explained by the glossary.
+        for key in ("n-tuple-network", "pattern", "network-weight", "empty-weigh-most"):
+            assert page.locator(f'#explorer-decision [aria-describedby="gloss-{key}"]').count(), key
+            assert page.text_content(f"#gloss-{key}")
+        # The glossary is at hand near the top of the explorer.
+        page.click("#explorer-glossary-link")
+        assert page.evaluate("document.getElementById('glossary').open")
+        assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
+        assert run.errors == []

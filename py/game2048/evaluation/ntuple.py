@@ -31,7 +31,7 @@ from functools import lru_cache
 from ..board import Board, reverse_line
 from ..move_tables import spread_tables
 from .ntuple_file import Network
-from .ntuple_shapes import LinePlan, Shape, line_plan, score_of_tiles
+from .ntuple_shapes import Cells, LinePlan, Shape, line_plan, score_of_tiles
 
 LOST_VALUE = 0.0
 """A lost board: below every live board (whose tiles alone are worth more, and whose network value is ≥ 0)."""
@@ -198,21 +198,21 @@ def feature_values(network: Network, board: Board) -> list[tuple[tuple[int, ...]
     return out
 
 
-def cell_shares(
-    network: Network, board: Board, top: int = 3
-) -> tuple[list[float], list[tuple[tuple[int, ...], float]]]:
-    """Where the network's value of ``board`` comes from: each cell's share, and the ``top`` largest patterns.
+def cell_shares(network: Network, board: Board, top: int = 3) -> tuple[list[float], list[tuple[int, Cells, float]]]:
+    """Where the network's value of ``board`` comes from: each cell's share, and the ``top`` largest features.
 
     Each feature's weight is shared equally among the cells it reads, so the
-    16 shares add up to the value; the patterns are (cells, weight), largest first.
+    16 shares add up to the value; the features are (pattern number from 1, the
+    cells of the image read, weight), largest first.
     """
     shares = [0.0] * 16
     features = feature_values(network, board)
     for cells, weight in features:
         for cell in cells:
             shares[cell] += weight / len(cells)
-    strongest = sorted(features, key=lambda feature: -feature[1])[:top]
-    return shares, strongest
+    images = len(features) // len(network.shape.tuples)  # feature_values lists each pattern's images together
+    strongest = sorted(range(len(features)), key=lambda number: -features[number][1])[:top]
+    return shares, [(number // images + 1, features[number][0], features[number][1]) for number in strongest]
 
 
 __all__ = ["LOST_VALUE", "cell_shares", "feature_values", "make_evaluator", "make_value", "tile_scores"]

@@ -112,7 +112,8 @@ register(
         name="learned",
         description=(
             "an n-tuple network trained by TD learning from self-play (Szubert & Jaśkowski 2014): 4 six-cell "
-            "patterns read on the board's 8 symmetries, plus the points the tiles are worth; downloaded when chosen"
+            "patterns read on the board's 8 symmetries, plus the points the tiles are worth; downloaded when chosen. "
+            "Its one weight, network, scales what the patterns add: 1 plays it as trained, 0 the tiles' points alone"
         ),
         default_weights=learned.DEFAULT_WEIGHTS,
         factory=learned.make_evaluator,

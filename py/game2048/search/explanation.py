@@ -220,21 +220,25 @@ def _patterns(board: Board, chosen: int) -> dict[str, Any]:
 
     ``cells`` are the 16 shares of the network's value (``ntuple.cell_shares``),
     ``value`` their sum and ``tiles`` the points the tiles are worth; ``top``
-    the patterns that add most, as their cells and weight.
+    the patterns that add most, as their number, the cells of the image read
+    and weight; ``shapes`` each pattern's own cells, pattern 1 first (the page
+    draws a pattern wherever it is named).
     """
     from ..evaluation import learned
     from ..evaluation.ntuple import cell_shares
     from ..evaluation.ntuple_shapes import score_of_tiles
 
     after = afterstates(board)[chosen]
-    shares, top = cell_shares(learned.network(), after)
+    network = learned.network()
+    shares, top = cell_shares(network, after)
     return {
         "move": DIRECTIONS[chosen],
         "rows": to_rows(after),
         "cells": [round(share, 1) for share in shares],
         "value": round(sum(shares), 1),
         "tiles": score_of_tiles(after),
-        "top": [{"cells": list(cells), "value": round(weight, 1)} for cells, weight in top],
+        "top": [{"number": number, "cells": list(cells), "value": round(weight, 1)} for number, cells, weight in top],
+        "shapes": [list(cells) for cells in network.shape.tuples],
     }
 
 
