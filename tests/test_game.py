@@ -283,3 +283,22 @@ def test_a_set_up_position_earns_only_what_its_moves_score_and_keeps_that_across
     assert (again.start_score, again.earned) == (game.start_score, 4)
     assert "start_score" not in Game.new(5).to_dict()  # a game from a seed saves as before
     assert Game.new(5).earned == 0
+
+
+def test_a_set_up_position_counts_only_the_moves_played_on_it_and_keeps_that_across_a_save() -> None:
+    board = B.from_rows([[2048, 1024, 512, 256], [0] * 4, [0] * 4, [0, 0, 2, 2]])
+    game = Game.from_position(board, seed=3)
+    # the position: score 35,584 and 1,920 moves made up to match the tiles, "1921 moves" after one
+    assert game.set_up and game.start_moves == game.moves == 1920 and game.played == 0 and game.score == 35_584
+    game.play("left")
+    again = Game.from_dict(game.to_dict())
+    assert (again.moves, again.start_moves, again.played, again.set_up) == (1921, 1920, 1, True)
+    fresh = Game.new(5)
+    fresh.play(B.legal_moves(fresh.board)[0])
+    assert not fresh.set_up and fresh.played == 1 and "start_moves" not in fresh.to_dict()
+    older = game.to_dict()
+    del older["start_moves"]  # saved before the count was kept apart: how many moves were played is not known
+    assert Game.from_dict(older).played is None and Game.from_dict(older).set_up
+    for bad in (-1, 1922, True, 2.0, "1", None):
+        with pytest.raises(SavedStateError, match="starting move count"):
+            Game.from_dict(game.to_dict() | {"start_moves": bad})

@@ -21,6 +21,7 @@ from game2048 import game as game_module
 from game2048.game import MAX_SEED, Game
 from game2048.game_record import (
     LINK_ALPHABET,
+    MAX_LINK_CHARS,
     MAX_MOVES,
     GameRecord,
     LinkError,
@@ -28,6 +29,7 @@ from game2048.game_record import (
     decision,
     decision_from_answer,
     decode_game,
+    decode_link,
     encode_game,
     join_parts,
     positions,
@@ -113,11 +115,11 @@ def test_a_cut_short_or_changed_link_is_refused_with_a_link_error(seed, moves, d
     [
         ("", "it is empty"),
         ("BC%vB", "character '%' is not allowed"),
-        ("CAAAA", "unknown link version 2"),
+        ("DAAAA", "unknown link version 3"),
         ("B", "the link is cut short: it ends before its moves"),
         (None, "not text"),
         ("B" + "_" * 14, "its seed takes more than 13 characters"),
-        ("x" * 40_000, "longer than any game"),
+        ("x" * 60_000, "longer than any game"),
     ],
 )
 def test_a_bad_link_says_what_is_wrong(text, message):
@@ -162,6 +164,72 @@ def test_a_2000_move_game_fits_well_inside_a_url():
     assert len(code) == 1 + 13 + 3 + 667 + 3  # version, seed, count, 3 moves a character, check: well under 2,000
     assert decode_game(code) == (MAX_SEED, moves)
     assert len(encode_game(7, [])) == 6
+
+
+players = st.lists(st.sampled_from(B.DIRECTIONS), max_size=60).flatmap(
+    lambda moves: st.tuples(st.just(moves), st.lists(st.booleans(), min_size=len(moves), max_size=len(moves)))
+)
+"""(moves, who played each): any mix, from one side only to a change at every move."""
+
+
+@settings(max_examples=150, deadline=None)
+@given(seeds, players)
+def test_a_link_says_who_played_each_move_and_an_old_link_says_nothing_of_it(seed, game):
+    moves, by_ai = game
+    code = encode_game(seed, moves, by_ai)
+    assert set(code) <= set(LINK_ALPHABET) and code[0] == "C" and len(code) <= MAX_LINK_CHARS
+    assert decode_link(code) == (seed, moves, by_ai)
+    assert decode_game(code) == (seed, moves)
+    old = encode_game(seed, moves)  # as links were made before they said who played: they still open
+    assert old[0] == "B" and decode_link(old) == (seed, moves, None)
+    # who played costs one character for the runs' or bits' mark, then whichever of the two is shorter
+    assert len(code) - len(old) <= 1 + (len(moves) + 5) // 6
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seeds, players, st.data())
+def test_a_cut_short_or_changed_link_that_says_who_played_is_refused(seed, game, data):
+    code = encode_game(seed, *game)
+    cut = data.draw(st.integers(min_value=0, max_value=len(code) - 1))
+    with pytest.raises(LinkError):
+        decode_link(code[:cut])
+    at = data.draw(st.integers(min_value=0, max_value=len(code) - 1))
+    replacement = data.draw(st.sampled_from(LINK_ALPHABET).filter(lambda c: c != code[at]))
+    with pytest.raises(LinkError):
+        decode_link(code[:at] + replacement + code[at + 1 :])
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=LINK_ALPHABET, max_size=40).map(lambda tail: "C" + tail) | st.text(max_size=40))
+def test_any_text_is_a_link_or_a_link_error(text):
+    try:
+        seed, moves, by_ai = decode_link(text)
+    except LinkError:
+        return
+    assert by_ai is None or len(by_ai) == len(moves)
+    assert decode_link(encode_game(seed, moves, by_ai)) == (seed, moves, by_ai)
+
+
+def test_who_played_is_a_few_characters_for_a_game_of_one_side_and_bits_for_a_mixed_one():
+    moves = [B.DIRECTIONS[i % 4] for i in range(2000)]
+    plain = len(encode_game(7, moves))
+    assert len(encode_game(7, moves, [True] * 2000)) == plain + 1 + 1 + 3  # the mark, an empty run, 2000 AI moves
+    assert len(encode_game(7, moves, [False] * 2000)) == plain + 1 + 3
+    assert len(encode_game(7, moves, [i % 2 == 0 for i in range(2000)])) == plain + 1 + 334  # six moves a character
+    code = encode_game(7, moves[:9], [False, True, True] * 3)
+    with pytest.raises(LinkError, match="the link is cut short: it holds all 9 moves but not who played them"):
+        decode_link(code[: 1 + 1 + 1 + 3])  # version, seed, count, 3 characters of moves
+    with pytest.raises(RecordError, match="says who played each of its 9 moves"):
+        encode_game(7, moves[:9], [True])
+
+
+def test_a_shared_record_says_who_played_when_its_link_does():
+    record, _ = play_recorded(11, 3, most=30)
+    assert record_from_link(encode_game(11, record.moves, record.chosen_by_ai())).by_ai == [
+        d is not None for d in record.decisions
+    ]
+    assert record_from_link(encode_game(11, record.moves)).by_ai is None
+    assert record.by_ai is None  # a record that holds its decisions
 
 
 json_values = st.recursive(
@@ -392,7 +460,8 @@ ROUND_TRIP = """
 import json
 from game2048 import board as B
 from game2048.game import Game
-from game2048.game_record import GameRecord, LinkError, RecordError, decision, decode_game, encode_game, positions
+from game2048.game_record import GameRecord, LinkError, RecordError, decision, decode_game, decode_link, encode_game
+from game2048.game_record import positions
 
 out = []
 for seed in (0, 5, 2**62 + 12345):
@@ -409,6 +478,10 @@ for seed in (0, 5, 2**62 + 12345):
     assert back == record
     code = encode_game(seed, record.moves)
     assert decode_game(code) == (seed, record.moves)
+    told = encode_game(seed, record.moves, record.chosen_by_ai())
+    assert decode_link(told) == (seed, record.moves, record.chosen_by_ai())
+    mixed = encode_game(seed, record.moves[:40], [n % 3 == 0 for n in range(40)])
+    out.append((told[-12:], mixed[-12:], decode_link(mixed)[2][:9]))
     result = back.result()
     out.append((code, sorted(result.items()), hex(positions(back)[-1][0]), record.to_dict()["moves"][:40]))
     for bad in (code[:-4], code[:9] + ("A" if code[9] != "A" else "B") + code[10:], code + "=", "D" + code[1:]):

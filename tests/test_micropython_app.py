@@ -401,6 +401,9 @@ class View:
     def show_notice(self, text, error=False, action=None):
         self.calls.append(["notice", text, error, action[0] if action else None])
 
+    def end_game_notice(self):
+        self.calls.append(["end notice"])
+
     def show_kept_games(self, count):
         self.calls.append(["kept", count])
 

@@ -97,7 +97,8 @@ class PlaySession:
     ``view`` draws (``app.view.BoardView`` in the page): ``render(game)``,
     ``slide(outcome)``, ``settle(game, outcome)``, ``show_score(score, best,
     added=0)``, ``show_overlays(game)``, ``set_settled(settled)``,
-    ``show_notice(text, error=False)``, ``announce(text)`` and
+    ``show_notice(text, error=False)``, ``end_game_notice()`` (a new game:
+    the notice goes unless it is an error), ``announce(text)`` and
     ``show_history(game)`` (the undo and redo buttons).  ``storage``
     saves (``app.saved_games.SavedGames``): ``save(game) -> bool``,
     ``clear()``, ``finish(game, ended)``, ``restore_history(game) -> Game``,
@@ -273,6 +274,7 @@ class PlaySession:
             self._notify("over", intent, outcome)
 
     def _restart(self, intent: Intent) -> None:
+        self.view.end_game_notice()  # what was said of the old game goes with it; errors stay
         if self.game.moves and not self.game.over:  # a lost game was listed when it ended
             self.storage.finish(self.game, self.clock())
         self._replace(self.new_game())

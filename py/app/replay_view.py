@@ -56,16 +56,22 @@ IDS = (
 )
 
 
+OLD_LINK = "this link does not say who played: it was made before links did"
+
+
 def decision_text(record: GameRecord, step: int, deciders_known: bool = True) -> str:
     """What led to position ``step``: the start, a person's move, or the AI's with its summary.
 
-    A shared link holds the moves only: then nobody is named (``deciders_known`` False).
+    A shared link (``deciders_known`` False) holds no decision: it says whether the AI or a person chose each move
+    (``GameRecord.by_ai``), or, made before links said that, nothing of who played, which the text then says.
     """
     if step == 0:
         return f"Start of the game (seed {record.seed})."
     direction = record.moves[step - 1]
     if not deciders_known:
-        return f"Move {step}: {direction}."
+        if record.by_ai is None:
+            return f"Move {step}: played {direction} ({OLD_LINK})."
+        return f"Move {step}: {'the AI' if record.by_ai[step - 1] else 'the player'} played {direction}."
     decision = record.decisions[step - 1]
     if decision is None:
         return f"Move {step}: you played {direction}."
@@ -86,12 +92,15 @@ def spawned_cell(before: int, direction: str, after: int) -> "int | None":
     return None
 
 
-def share_address(location: Any, record: GameRecord, move: int = 0) -> str:
-    """The page's address with ``?game=`` holding the record's seed and moves (other options dropped), and
-    ``&move=`` the move its replay opens at."""
+def share_address(location: Any, record: GameRecord, move: int = 0, deciders_known: bool = True) -> str:
+    """The page's address with ``?game=`` holding the record's seed, moves and who played each (when that is known:
+    a record from an old link, ``deciders_known`` False, does not say), other options dropped, and ``&move=`` the
+    move its replay opens at."""
     dropped = (LINK_PARAM, LINK_MOVE_PARAM, "seed", "rows")
     kept = [(k, v) for k, v in query_params(str(location.search)) if k not in dropped]
-    shared = [(LINK_PARAM, encode_game(record.seed, record.moves))] + ([(LINK_MOVE_PARAM, str(move))] if move else [])
+    by_ai = record.by_ai if record.by_ai is not None or not deciders_known else record.chosen_by_ai()
+    code = encode_game(record.seed, record.moves, by_ai)
+    shared = [(LINK_PARAM, code)] + ([(LINK_MOVE_PARAM, str(move))] if move else [])
     query = query_string(kept + shared)
     return f"{location.origin}{location.pathname}?{query}"
 
@@ -148,7 +157,8 @@ class ReplayView:
     def open(self, record: GameRecord, title: str, step: int = 0, deciders_known: bool = True) -> None:
         """Show ``record`` from position ``step`` (its positions are computed here, once).
 
-        ``deciders_known`` False: the record does not say who chose its moves (a shared link).
+        ``deciders_known`` False: the record holds no decisions (a shared link); ``record.by_ai`` says who played
+        when the link did.
         """
         self.pause()
         self.record = record
@@ -336,7 +346,7 @@ class ReplayView:
         if self.record is None:
             return
         window = self.document.defaultView
-        address = share_address(window.location, self.record, self.step)
+        address = share_address(window.location, self.record, self.step, self.deciders_known)
         field = self.el["replay-link"]
         field.value = address
         field.hidden = False

@@ -109,13 +109,28 @@ def rebuilt_from_record(data: Any, refused: BadData) -> Game:
 
 
 def worth_keeping(game: Game) -> bool:
-    """A game someone played and can still play on: what the page never drops without asking."""
+    """A game someone played, or a position someone set up (its move count is not zero), that can still be played on:
+    what the page never drops without asking."""
     return game.moves > 0 and not game.over
 
 
 def describe(game: Game) -> str:
-    """A game in a few words for a notice (not its seed: every game has one, most of them 19 digits long)."""
-    return f"score {game.score}, {game.moves} moves, best tile {1 << max_rank(game.board)}"
+    """A game in a few words for a notice (not its seed: every game has one, most of them 19 digits long).
+
+    The moves are those played: a set-up position's move count (``Game.from_position``) is made up to match its
+    tiles, so a game that began on one counts from there, and says so.
+    """
+    tile = f"best tile {1 << max_rank(game.board)}"
+    if not game.set_up:
+        return f"score {game.score}, {_moves(game.moves)}, {tile}"
+    played = game.played
+    if played is None:  # saved before the moves played were kept apart from the position's
+        return f"score {game.score}, from a set-up position, {tile}"
+    return f"score {game.score}, {_moves(played)} from a set-up position, {tile}"
+
+
+def _moves(count: int) -> str:
+    return f"{count} move{'' if count == 1 else 's'}"
 
 
 def _count_of(count: int, kind: str) -> str:

@@ -36,6 +36,8 @@ SUPER_VALUE = 2048  # tiles above it share one dark colour, as in the original
 # Lines the live region keeps: enough that sentences said in one turn of the loop are all still
 # there when the browser reads the region; older lines, long since read, are removed (not said).
 SAID_KEPT = 4
+SET_UP_NOTE = "Set-up position: Score includes the {} points it started with; Best counts only what moves earn."
+"""Under the scores while the game began on a position set up by hand (``Game.start_score``): why they differ."""
 
 
 def colour_class(value: int) -> str:
@@ -59,6 +61,7 @@ class BoardView:
         self.score_el = document.getElementById("score")
         self.best_el = document.getElementById("best")
         self.score_box = document.getElementById("score-box")
+        self.score_note = document.getElementById("score-note")
         self.win_overlay = document.getElementById("win-overlay")
         self.over_overlay = document.getElementById("over-overlay")
         self.hint_el = document.getElementById("hint-arrow")
@@ -75,6 +78,7 @@ class BoardView:
         self.cells = [cells.item(i) for i in range(cells.length)]  # 16, top-left first, row by row
         self._cell_labels: list[str] = [""] * len(self.cells)
         self._notice_action: Callable[[], None] | None = None
+        self._notice_error = False  # the notice shown says what is wrong (``show_notice(error=True)``)
         self._tiles: dict[int, Any] = {}  # cell (0..15) -> settled tile element
         self._leaving: list[Any] = []  # elements sliding into a merge, removed at settle
 
@@ -113,6 +117,16 @@ class BoardView:
                 self._tiles[cell] = self._new_tile(cell, value, "tile-new")
         self.hide_hint()
         self._label_cells(game)
+        self._note_set_up(game)
+
+    def _note_set_up(self, game: Game) -> None:
+        """The note under the scores of a game begun on a set-up position: Best leaves out the points it began with.
+
+        Those points are the game's own (``start_score``): drawn with the game, they change only with it.
+        """
+        shown = game.start_score > 0
+        self.score_note.textContent = SET_UP_NOTE.format(game.start_score) if shown else ""
+        self.score_note.hidden = not shown
 
     def slide(self, outcome: MoveOutcome) -> None:
         """Send each tile element to its destination; merging tiles are removed at ``settle``."""
@@ -227,6 +241,7 @@ class BoardView:
         """Show ``text`` (replacing any notice), with an optional button ``(label, callback)``."""
         self.notice_text.textContent = text
         self.notice_el.className = "notice error" if error else "notice"
+        self._notice_error = error
         self.notice_el.hidden = False
         self._notice_action = action[1] if action else None
         self.notice_action_el.hidden = action is None
@@ -242,6 +257,16 @@ class BoardView:
     def hide_notice(self) -> None:
         self.notice_el.hidden = True
         self._notice_action = None
+
+    def end_game_notice(self) -> None:
+        """A new game (R): the notice goes, unless it is an error.
+
+        A notice tells of the game it came with (a game kept, rebuilt or dropped, the AI restarted over it), which
+        a new game leaves behind; an error tells of what outlasts a game (storage that saves nothing, an AI that
+        does not start, a network that could not be used), still true, so it stays until dismissed.
+        """
+        if not self._notice_error:
+            self.hide_notice()
 
     def show_history(self, game: Game) -> None:
         """The Undo and Redo buttons (enabled when they can act) and the game's undo count."""

@@ -156,11 +156,14 @@ class Game:
         keep_playing: bool = False,
         rng: MersenneTwister | None = None,
         start_score: int = 0,
+        start_moves: "int | None" = 0,
     ) -> None:
         self.seed = seed
         self.board = board
         self.score = score
         self.start_score = start_score  # a position set up by hand starts with points no move earned
+        # ... and with a move count no one played (None: not known, a set-up game saved before it was kept)
+        self.start_moves = start_moves
         self.moves = moves
         self.won = won
         self.keep_playing = keep_playing
@@ -266,6 +269,19 @@ class Game:
         """The points this game's moves scored: its score less the points a set-up position started with."""
         return self.score - self.start_score
 
+    @property
+    def set_up(self) -> bool:
+        """The game began on a position set up by hand (``from_position``), not from two spawned tiles."""
+        return self.start_moves != 0 or self.start_score != 0
+
+    @property
+    def played(self) -> "int | None":
+        """The moves played in this game: its move count less the moves a set-up position was given.
+
+        None for a set-up game saved before that count was kept: how many of its moves were played is not known.
+        """
+        return None if self.start_moves is None else self.moves - self.start_moves
+
     def to_dict(self) -> dict[str, Any]:
         """The saved form (JSON-ready), including the generator's state."""
         version, internal, gauss = self.rng.getstate()
@@ -281,6 +297,8 @@ class Game:
         }
         if self.start_score:
             saved["start_score"] = self.start_score
+        if self.start_moves:
+            saved["start_moves"] = self.start_moves
         return saved
 
     @classmethod
@@ -305,6 +323,7 @@ class Game:
             won=B.max_rank(board) >= WIN_RANK,
             rng=MersenneTwister(seed),
             start_score=score,
+            start_moves=moves,
         )
 
     @classmethod
@@ -347,9 +366,24 @@ class Game:
         start: Any = data.get("start_score", 0)
         if isinstance(start, bool) or not isinstance(start, int) or not 0 <= start <= score:
             raise SavedStateError(f"the saved starting score is not a whole number up to the score: {_short(start)}")
+        start_moves: Any = None if start else 0  # a set-up game saved before its moves were kept: not known
+        if "start_moves" in data:
+            start_moves = data["start_moves"]
+            if isinstance(start_moves, bool) or not isinstance(start_moves, int) or not 0 <= start_moves <= moves:
+                raise SavedStateError(
+                    f"the saved starting move count is not a whole number up to the moves: {_short(start_moves)}"
+                )
         rng = _restore_generator(data.get("rng"))
         return cls(
-            seed=seed, board=board, score=score, moves=moves, won=won, keep_playing=keep, rng=rng, start_score=start
+            seed=seed,
+            board=board,
+            score=score,
+            moves=moves,
+            won=won,
+            keep_playing=keep,
+            rng=rng,
+            start_score=start,
+            start_moves=start_moves,
         )
 
 

@@ -15,7 +15,8 @@ class FakeView:
         self.settled_rows: list[list[int]] | None = None
         self.settled = True
         self.overlays: tuple[bool, bool] = (False, False)
-        self.notices: list[str] = []
+        self.notices: list[str] = []  # every notice shown
+        self.notice: tuple[str, bool] | None = None  # (text, error) of the notice on screen
         self.action = None
         self.kept = 0
         self.announced: list[str] = []
@@ -43,6 +44,11 @@ class FakeView:
     def show_notice(self, text, error=False, action=None):
         self.notices.append(text)
         self.action = action
+        self.notice = (text, error)
+
+    def end_game_notice(self):
+        if self.notice is not None and not self.notice[1]:
+            self.notice = None
 
     def show_kept_games(self, count):
         self.kept = count

@@ -430,3 +430,28 @@ def test_a_position_opened_from_the_link_leaves_the_address(search, url):
     page = Page(search=search, from_link=True)
     assert page.document.defaultView.history.urls == [url]
     assert Page(search=search).document.defaultView.history.urls == []
+
+
+def test_a_set_up_game_left_for_another_position_is_kept_as_the_moves_played_on_it():
+    """Issue 41: a set-up game played one move was named with the move count made up for its tiles ("1921 moves")."""
+
+    async def scenario():
+        page = Page(Game.new(3))
+        page.editor.enter()
+        page.el("editor-paste").value = "2048 1024 512 256 / 0 0 0 0 / 0 0 0 0 / 0 0 2 2"
+        page.click("editor-paste-apply")
+        page.click("editor-play")
+        await page.session.wait_idle()
+        page.session.submit(Intent.move("left"))
+        await page.session.wait_idle()
+        page.editor.enter()
+        page.el("editor-paste").value = "2 4 0 0 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0"
+        page.click("editor-paste-apply")
+        page.click("editor-play")
+        await page.session.wait_idle()
+        return page
+
+    page = run_async(scenario)
+    said = page.view.notices[-1]
+    assert "(score 35588, 1 move from a set-up position, best tile 2048) is kept" in said, said
+    assert "1921" not in said

@@ -249,3 +249,25 @@ def test_undo_after_game_over_reopens_the_game_and_undo_with_nothing_to_take_bac
     assert said_first.startswith("Nothing to take back")
     assert over and not session.game.over and view.overlays == (False, False)
     assert storage.load() is not None and storage.load().board == session.game.board  # open again, and saved
+
+
+def test_a_new_game_takes_away_the_old_games_notice_but_not_an_error_that_is_still_true():
+    """Issue 41: "notices stay after R"."""
+
+    async def scenario():
+        session, view, _ = _session(Game.new(2))
+        session.submit(Intent.move("left"))
+        await session.wait_idle()
+        view.show_notice("Your game in progress (score 4, 3 moves, best tile 4) is kept.")
+        session.submit(Intent("restart"))
+        await session.wait_idle()
+        cleared = view.notice
+        session.submit(Intent.move("left"))
+        await session.wait_idle()
+        view.show_notice("The AI is unavailable.", error=True)
+        session.submit(Intent("restart"))  # the AI is no better for a new game: what the error says is still true
+        await session.wait_idle()
+        return cleared, view
+
+    cleared, view = run_async(scenario)
+    assert cleared is None and view.notice == ("The AI is unavailable.", True)

@@ -10,7 +10,15 @@ from app_async import run_async
 
 from app.replay_view import IDS, ReplayView, decision_text, share_address, spawned_cell
 from game2048.board import legal_moves
-from game2048.game_record import GameRecord, decision, decode_game, positions
+from game2048.game_record import (
+    GameRecord,
+    decision,
+    decode_game,
+    decode_link,
+    encode_game,
+    positions,
+    record_from_link,
+)
 
 
 class Element:
@@ -132,7 +140,34 @@ def test_each_move_says_who_chose_it_and_the_ai_its_summary():
         == f"Move 2: the AI (alphabeta, classic) played {record.moves[1]}, depth 7 in 100.2 ms."
     )
     assert "Rescue search" in decision_text(record, 3) and "depth 3 in 12.0 ms" in decision_text(record, 3)
-    assert decision_text(record, 2, deciders_known=False) == f"Move 2: {record.moves[1]}."
+    old_link = record_from_link(encode_game(record.seed, record.moves))  # a link made before links said who played
+    assert decision_text(old_link, 2, deciders_known=False) == (
+        f"Move 2: played {record.moves[1]} (this link does not say who played: it was made before links did)."
+    )
+
+
+def test_a_shared_game_says_who_played_each_move_as_the_original_did():
+    """Issue 41: "a shared replay says 'Move 8: down.' where the original said 'you played down'"."""
+    record = recorded(9)
+    view, document, _ = _replay()
+    view.open(record, "Your game")
+    run_async(view.copy_link)
+    shared = record_from_link(document.elements["replay-link"].value.split("game=")[1])
+    said = [decision_text(record, step) for step in range(1, 10)]
+    view.open(shared, "Shared game", deciders_known=False)  # as the page opens a ?game= link
+    for step in range(1, 10):
+        view.go(step)
+        if said[step - 1].startswith(f"Move {step}: you played"):
+            assert text(document, "replay-decision") == f"Move {step}: the player played {record.moves[step - 1]}."
+        else:
+            assert text(document, "replay-decision") == f"Move {step}: the AI played {record.moves[step - 1]}."
+    run_async(view.copy_link)  # shared again: who played goes on with it
+    again = decode_link(document.elements["replay-link"].value.split("game=")[1].split("&")[0])
+    assert again == (record.seed, record.moves, record.chosen_by_ai())
+    old = record_from_link(encode_game(record.seed, record.moves))
+    view.open(old, "Shared game", deciders_known=False)
+    run_async(view.copy_link)  # an old link's game shared again says nothing of who played, as it did not
+    assert decode_link(document.elements["replay-link"].value.split("game=")[1]) == (record.seed, record.moves, None)
 
 
 def test_the_tile_a_move_brought_is_the_one_marked():

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from app.saved_games import MAX_KEPT, SavedGames, describe, saved_form
 from app.storage import DISCARDED_KEY, GAME_KEY, KEPT_KEY, MemoryBackend, Storage, live_key
+from game2048 import board as B
 from game2048.game import Game
 from game2048.game_record import decision, record_from_link
 
@@ -390,3 +391,18 @@ def test_a_whole_saved_game_is_cut_in_parts_when_restored_so_its_first_move_enco
     restored.play(next(d for d in ("left", "down", "right", "up") if Game.from_dict(restored.to_dict()).play(d).moved))
     assert tab.save(restored)
     assert stored(backend, "t") == saved_form(restored)
+
+
+def test_a_set_up_game_is_described_by_the_moves_played_on_it():
+    """Issue 41: "a set-up game is listed with invented move counts ('1921 moves' after one move)"."""
+    game = Game.from_position(B.from_rows([[2048, 1024, 512, 256], [0] * 4, [0] * 4, [0, 0, 2, 2]]), 3)
+    game.play("left")
+    assert describe(game) == "score 35588, 1 move from a set-up position, best tile 2048"
+    again = _saved()
+    again.save(game)
+    assert describe(again.load()) == describe(game)  # the count of moves played is saved with the game
+    one = played(2, 1)
+    assert describe(one) == f"score {one.score}, 1 move, best tile 4" and ", 6 moves, " in describe(played(2))
+    older = game.to_dict()
+    del older["start_moves"]  # saved before the moves played were kept apart: their count is not made up
+    assert describe(Game.from_dict(older)) == "score 35588, from a set-up position, best tile 2048"

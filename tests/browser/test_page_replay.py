@@ -39,7 +39,9 @@ def test_a_shared_link_opens_its_replay_and_steps_with_keys_buttons_and_the_slid
     page.click("#replay-forward")
     assert shown_rows(page) == B.to_rows(steps[3][0])
     assert page.text_content("#replay-status") == f"Move 3 of 40 \u00b7 score {steps[3][1]}"
-    assert page.text_content("#replay-decision") == f"Move 3: {record.moves[2]}."  # a link does not say who chose
+    assert page.text_content("#replay-decision") == (  # a link made before links said who played does not say
+        f"Move 3: played {record.moves[2]} (this link does not say who played: it was made before links did)."
+    )
     page.keyboard.press("End")
     assert shown_rows(page) == B.to_rows(steps[40][0])
     page.click("#replay-back")
