@@ -35,14 +35,13 @@ CONTROLS = "button, input, select, summary, label"
 KEYS_STAY = "[aria-modal='true'], #editor-bar"
 """Where a control keeps the keys after a click: a modal dialog (the replay) and the position editor, which
 have keys of their own."""
-TYPED = frozenset({"text", "search", "url", "email", "number", "password", "tel", "date", "time"})
-"""Input types that take typed keys: a click on them is for typing."""
 ON_CHANGE = frozenset({"checkbox", "radio"})
 """Input types used by their ``change`` (after a label's click has focused them); a select is too."""
 
 
 def use_events(control: Any) -> tuple[str, ...]:
-    """The events that end a pointer's use of ``control``: ``()`` when it keeps the keys (typing, a link).
+    """The events that end a pointer's use of ``control``: ``()`` when it keeps the keys (a text
+    field, a file picker).
 
     A button or a summary is used by its click; a checkbox, a radio or a select by its change (a select's
     list stays open until then); a slider by either, since a click at its current value changes nothing.
@@ -53,7 +52,7 @@ def use_events(control: Any) -> tuple[str, ...]:
         return ("change",)
     if tag == "INPUT" and kind == "range":
         return ("click", "change")
-    if tag == "INPUT" and kind in ("button", "submit", "reset", "color", "file"):
+    if tag == "INPUT" and kind in ("button", "submit", "reset"):
         return ("click",)
     if tag in ("BUTTON", "SUMMARY"):
         return ("click",)
