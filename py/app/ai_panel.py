@@ -231,7 +231,7 @@ class AiPanel:
             self._wiring.listen(slider, "input", self._on_weight_input(name, slider, output))
         note = self.document.createElement("p")  # what the preset is and what its weights change, in words
         note.className = "weights-note"
-        note.id = "ai-weights-note"
+        note.setAttribute("id", "ai-weights-note")
         note.textContent = f"{self.settings.playing}: {preset.get('description', '')}"
         self.weights_box.appendChild(note)
 
