@@ -13,7 +13,7 @@ from game2048 import reference
 from game2048.bench_positions import POSITIONS
 from game2048.board import DIRECTIONS, Board, count_empty, from_rows, is_game_over, move
 from game2048.game import Game
-from game2048.search.stepwise import compact, evaluator, trace, variants
+from game2048.search.stepwise import compact, evaluator, search_counts, trace, variants
 from game2048.values import WIN_SCORE, format_value
 
 CLASSIC = evaluator()
@@ -142,7 +142,8 @@ def test_wins_and_losses_score_as_in_the_reference() -> None:
     assert any(n["kind"] == "won" for n in traced["nodes"])
     lost = from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
     traced = trace(lost, 2, CLASSIC, ordering=True, pruning=True)
-    assert traced["move"] is None and traced["counts"] == {"leaves": 1, "nodes": 1, "cuts": 0}
+    assert traced["move"] is None and traced["counts"] == {"leaves": 1, "nodes": 1, "cuts": 0, "closed_at_last": 0}
+    assert traced["no_cut"] is None  # a lost root has nothing to prune, and says so in its one step
 
 
 @pytest.mark.parametrize("depth", [0, 1, 4, True, "2"])
@@ -213,11 +214,13 @@ def test_format_value() -> None:
 #            worth at least 3 to the player).  A cut on α > β would search them.  Node 5 returns 3, a
 #            lower bound; node 1 = min(3, 3) = 3 exact, and the root's α becomes 3.
 #   down:  one empty cell left, row 1 column 3; the 2 and the 4 there are equally annoying.
-#     node 12 (2 there), window (3, +inf): only right and left move, each leaves 3 empty cells: 3.
+#     node 12 (2 there), window (3, +inf): only right and left move, each leaves 3 empty cells: 3, exact
+#            (both moves searched: nothing below it was cut, though 3 ≤ α).
 #            Min node 2: β = 3, and α = 3 (from "right" at the root) ≥ β = 3: CUT, the 4 is pruned.
 #            Had the root not raised α after "right", α would be -inf here and nothing would be cut.
 #   left:  32 4 32 . and 2 16 . .; placements 2 at r3 c4 and 2 at r4 c3.
-#     node 16 (2 at r3 c4), window (3, +inf): right and down each leave 2 empty cells: 2 (≤ α: an upper bound).
+#     node 16 (2 at r3 c4), window (3, +inf): right and down each leave 2 empty cells: 2, exact (≤ α, but both
+#            moves were searched: no cut at or below it).
 #            Min node 3: β = 2 < α = 3: CUT, 2 at r4 c3 pruned.
 # Root = max(3, ≤3, ≤2) = 3: play right, as the reference's minimax says (right 3, down 2, left 2).
 # Leaves: 3 + 1 + 2 + 2 = 8 evaluated with pruning, 14 without.
@@ -282,7 +285,18 @@ GOLDEN_STEPS = [
     (0, "return", None, None, 3),
 ]
 GOLDEN_PRUNED = {10: (3, 3), 11: (3, 3), 13: (3, 3), 17: (3, 2)}
-GOLDEN_BOUNDS = {0: "exact", 1: "exact", 2: "upper", 3: "upper", 4: "exact", 5: "lower", 12: "upper", 16: "upper"}
+GOLDEN_BOUNDS = {0: "exact", 1: "exact", 2: "upper", 3: "upper", 4: "exact", 5: "lower", 12: "exact", 16: "exact"}
+GOLDEN_RETURNS = {
+    4: "4 at row 3, column 1 returns 3, its exact value: nothing below it was pruned.",
+    5: "4 at row 4, column 2 returns 3, a lower bound (worth at least 3): a cut here skipped branches that could "
+    "only raise it.",
+    1: "right returns 3, its exact value: a cut below it skipped only branches that could not change it.",
+    12: "2 at row 1, column 3 returns 3, its exact value: nothing below it was pruned.",
+    2: "down returns 3, an upper bound (worth at most 3): a cut here skipped branches that could only lower it.",
+    16: "2 at row 3, column 4 returns 2, its exact value: nothing below it was pruned.",
+    3: "left returns 2, an upper bound (worth at most 2): a cut here skipped branches that could only lower it.",
+    0: "The root returns 3: play right.",
+}
 
 
 def test_golden_alpha_beta_walk_checked_by_hand() -> None:
@@ -303,11 +317,25 @@ def test_golden_alpha_beta_walk_checked_by_hand() -> None:
     assert seen == GOLDEN_STEPS
     assert {n["id"]: (n["pruned"]["alpha"], n["pruned"]["beta"]) for n in nodes if n["pruned"]} == GOLDEN_PRUNED
     assert {n["id"]: n["bound"] for n in nodes if n["kind"] in ("max", "min") and n["visited"]} == GOLDEN_BOUNDS
+    returns = {s["node"]: s["text"] for s in traced["steps"] if s["event"] == "return" and s["node"] in GOLDEN_RETURNS}
+    assert returns == GOLDEN_RETURNS
+    assert {n["id"]: n["cuts"] for n in nodes if n["id"] in GOLDEN_RETURNS} == {
+        0: 3,
+        1: 1,
+        2: 1,
+        3: 1,
+        4: 0,
+        5: 1,
+        12: 0,
+        16: 0,
+    }
     assert (traced["value"], traced["move"]) == (3, "right")
-    assert traced["counts"] == {"leaves": 8, "nodes": 16, "cuts": 3}
+    assert traced["counts"] == {"leaves": 8, "nodes": 16, "cuts": 3, "closed_at_last": 0}
+    assert traced["no_cut"] is None
     assert reference.best_moves(board, 2, count_empty) == (3, {DIRECTIONS[1]})
     minimax = trace(board, 2, count_empty, ordering=False, pruning=False)
-    assert minimax["counts"] == {"leaves": 14, "nodes": 24, "cuts": 0} and minimax["value"] == 3
+    assert minimax["counts"] == {"leaves": 14, "nodes": 24, "cuts": 0, "closed_at_last": 0} and minimax["value"] == 3
+    assert minimax["no_cut"] is None  # minimax prunes nothing by design: no reason to give
 
 
 def test_the_same_search_without_the_reduction_tries_every_placement_and_stops_counting_at_its_limit():
@@ -337,3 +365,153 @@ def test_a_node_with_one_child_says_it_in_the_singular() -> None:
     board = from_rows([[2, 4, 2, 2], [2, 16, 2, 0], [4, 32, 8, 0], [32, 16, 4, 2]])  # from a random game
     texts = [step["text"] for step in trace(board, 2, count_empty, ordering=True, pruning=True)["steps"]]
     assert any(text.endswith(": 1 most annoying placement to try.") for text in texts), texts
+
+
+# -- a walk that tells the truth (#41) ----------------------------------------------------------------------------
+
+
+def _paths(traced: dict) -> dict[tuple[str, ...], dict]:
+    """Each visited node by its path of labels from the root (the same in a pruned and an unpruned trace)."""
+    nodes = traced["nodes"]
+    found = {}
+    for node in nodes:
+        if not node["visited"]:
+            continue
+        path, at = [], node
+        while at["parent"] is not None:
+            path.append(at["label"])
+            at = nodes[at["parent"]]
+        found[tuple(reversed(path))] = node
+    return found
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_a_node_with_no_cut_at_or_below_it_is_exact_and_every_bound_is_true(depth: int) -> None:
+    exact_outside_window = 0
+    for board in POSITION_BOARDS[:30]:
+        for ordering in (True, False):
+            pruned = trace(board, depth, CLASSIC, ordering=ordering, pruning=True)
+            true = {
+                path: node["value"]
+                for path, node in _paths(trace(board, depth, CLASSIC, ordering=ordering, pruning=False)).items()
+            }
+            nodes = pruned["nodes"]
+            for path, node in _paths(pruned).items():
+                below = sum(
+                    1
+                    for s in pruned["steps"]
+                    if s["event"] == "cut" and path == _path_of(nodes, s["node"])[: len(path)]
+                )
+                assert node["cuts"] == below
+                if node["cuts"] == 0:
+                    assert node["bound"] == "exact" and node["value"] == true[path], (path, node)
+                elif node["bound"] == "upper":
+                    assert true[path] <= node["value"]
+                elif node["bound"] == "lower":
+                    assert true[path] >= node["value"]
+                else:
+                    assert node["value"] == true[path]
+            exact_outside_window += sum(
+                1
+                for s in pruned["steps"]
+                if s["event"] == "return"
+                and s["bound"] == "exact"
+                and nodes[s["node"]]["cuts"] == 0
+                and nodes[s["node"]]["parent"] is not None
+            )
+    assert exact_outside_window > 0
+
+
+def _path_of(nodes: list[dict], node_id: int) -> tuple[str, ...]:
+    path, at = [], nodes[node_id]
+    while at["parent"] is not None:
+        path.append(at["label"])
+        at = nodes[at["parent"]]
+    return tuple(reversed(path))
+
+
+@pytest.mark.parametrize("depth", [2, 3])
+def test_a_sentence_says_cut_only_where_a_branch_was_pruned(depth: int) -> None:
+    for board in POSITION_BOARDS[:30]:
+        for ordering, pruning in SWITCHES:
+            traced = trace(board, depth, CLASSIC, ordering=ordering, pruning=pruning)
+            nodes = traced["nodes"]
+            for step in traced["steps"]:
+                says_cut = "cut" in step["text"].lower()
+                if step["event"] == "cut":
+                    assert says_cut and step["pruned"]
+                elif step["event"] == "return" and nodes[step["node"]]["parent"] is not None:
+                    assert says_cut == (nodes[step["node"]]["cuts"] > 0), step
+                else:
+                    assert not says_cut, step
+            if traced["counts"]["cuts"] == 0:
+                assert not any(n["pruned"] for n in nodes)
+
+
+def test_a_window_closed_at_a_last_child_is_said_and_counted_but_is_no_cut() -> None:
+    closed = 0
+    for board in POSITION_BOARDS[:24]:
+        traced = trace(board, 3, CLASSIC, ordering=True, pruning=True)
+        said = [s for s in traced["steps"] if s["text"].endswith("nothing is left to prune.")]
+        assert len(said) == traced["counts"]["closed_at_last"]
+        for step in said:
+            assert step["event"] == "backup"
+            siblings = traced["nodes"][step["node"]]["children"]
+            assert step["child"] == siblings[-1]
+        closed += len(said)
+    assert closed > 0
+
+
+def test_a_tree_without_a_cut_says_so_and_why() -> None:
+    quiet = [p.board for p in POSITIONS if trace(p.board, 2, CLASSIC, ordering=True, pruning=True)["no_cut"]]
+    assert len(quiet) >= 3  # depth 2 often prunes nothing: most computer nodes have one most annoying placement
+    for board in quiet:
+        traced = trace(board, 2, CLASSIC, ordering=True, pruning=True)
+        assert traced["counts"]["cuts"] == 0 and not any(n["pruned"] for n in traced["nodes"])
+        why = traced["no_cut"]
+        assert why.startswith("Nothing was pruned: alpha-beta prunes only when \u03b1 \u2265 \u03b2 while a node")
+        assert traced["steps"][-1]["text"].endswith(why)
+        computer = [n for n in traced["nodes"] if n["kind"] == "min" and n["visited"]]
+        single = sum(1 for n in computer if len(n["children"]) == 1)
+        assert f"Of its {len(computer)} computer nodes: " in why
+        if single:
+            assert f"{single} had a single most annoying placement, so nothing was left to prune" in why
+    # With a cut, no such sentence; without pruning, none either.
+    assert trace(POSITIONS[0].board, 2, CLASSIC, ordering=True, pruning=True)["no_cut"] is None
+    assert trace(quiet[0], 2, CLASSIC, ordering=True, pruning=False)["no_cut"] is None
+
+
+def test_without_a_depth_the_walk_is_drawn_at_the_smallest_depth_that_prunes() -> None:
+    pruning_at_2 = POSITIONS[0].board
+    answer = variants(pruning_at_2, None, CLASSIC, ordering=True, pruning=True)
+    assert answer["trace"]["depth"] == 2 and answer["smallest"] == {"skipped": []}
+    quiet = next(p.board for p in POSITIONS if trace(p.board, 2, CLASSIC, ordering=True, pruning=True)["no_cut"])
+    answer = variants(quiet, None, CLASSIC, ordering=True, pruning=True)
+    assert answer["trace"]["depth"] == 3
+    assert answer["smallest"] == {
+        "skipped": [{"depth": 2, "no_cut": trace(quiet, 2, CLASSIC, ordering=True, pruning=True)["no_cut"]}]
+    }
+    assert variants(quiet, 2, CLASSIC, ordering=True, pruning=True)["smallest"] is None
+
+
+def test_the_ais_own_count_agrees_with_the_walk_when_both_search_in_the_same_order() -> None:
+    """At depth 2 the AI's search tries the depth-1 best move first, then every move and placement in the natural
+    order, with no table to consult: where that best move is the first legal one, it is the walk's natural order,
+    and its cutoffs are the walk's cuts plus its windows closed at a last child, its nodes the walk's but the root."""
+    compared = 0
+    for board in POSITION_BOARDS:
+        if is_game_over(board):
+            continue
+        afterstates = [move(board, d)[0] for d in DIRECTIONS if move(board, d)[0] != board]
+        scores = [CLASSIC(child) for child in afterstates]
+        if scores.index(max(scores)) != 0:
+            continue
+        walk = trace(board, 2, CLASSIC, ordering=False, pruning=True)
+        counted = search_counts(board, 2, CLASSIC)
+        assert counted is not None and counted["depth"] == 2 and counted["value"] == walk["value"]
+        assert counted["cutoffs"] == walk["counts"]["cuts"] + walk["counts"]["closed_at_last"]
+        assert counted["nodes"] == walk["counts"]["nodes"] - 1
+        compared += 1
+    assert compared >= 5
+    lost = from_rows([[2, 4, 2, 4], [4, 2, 4, 2], [2, 4, 2, 4], [4, 2, 4, 2]])
+    assert search_counts(lost, 2, CLASSIC) is None

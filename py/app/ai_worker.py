@@ -27,10 +27,11 @@ CPython exactly as the worker runs it.
   explanation, for the page's explorer (``explain`` below).
 * ``trace(request_json) -> answer_json``: alpha-beta step by step
   (``game2048.search.stepwise``) for the page's tree walk: request
-  ``{"rows", "depth": 2 | 3, "preset", "weights", "ordering": true,
+  ``{"rows", "depth": 2 | 3 | null (the smallest that prunes), "preset", "weights", "ordering": true,
   "pruning": true}`` (``algorithm`` is accepted and ignored; an ``id`` is
-  echoed back); answer ``stepwise.variants`` (the asked trace, compact, and
-  the counts of all four searches) plus ``"ok": true`` and ``"preset"``, or
+  echoed back); answer ``stepwise.variants`` (the asked trace, compact, the
+  counts of all four searches and of the AI's own alpha-beta, and the depths
+  passed over for pruning nothing) plus ``"ok": true`` and ``"preset"``, or
   ``{"ok": false, "error": message}``.
 * ``presets() -> json``: ``[{name, description, default_weights, download}]``
   for the page's sliders (``download``: the preset needs ``load_network``).

@@ -176,7 +176,9 @@ async def main(
         evaluation=lambda: ai_panel.settings.request([]),
         on_worker_failed=controls.fail,
         explained_board=explorer.explained_board,
+        busy=lambda: controls.autoplaying or controls.thinking,  # a tree is built only while the AI is idle
     )
+    explorer.on_shown.append(tree_walk.explained)  # a built walk follows each newly explained board
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
     await pause("ai")  # the modules of the editor, the replays and the keys next

@@ -1,8 +1,12 @@
 """Alpha-beta step by step: the page's walk through the real tree of the explained board, node by node.
 
-The board is the one the explorer explains above it (``board``, from
-``Explorer.explained_board``), whatever the game has done since; before any
-explanation, the board in play.
+The board is the one the explorer explains above it (``Explorer.explained_board``);
+before any explanation, the board in play.  Once built, the walk follows the
+explorer: each newly explained board (``explained``) is built again, once the AI
+is idle (``busy``), so a tree is never built while autoplay needs the worker.
+Its depth is, unless chosen, the smallest at which alpha-beta prunes on the
+board; a tree with no cut says why.  With expectimax chosen it still walks
+alpha-beta, on the same board and evaluation, and says so and why.
 
 The tree is built in the AI worker (``trace`` in ``py/app/ai_worker.py``,
 ``game2048.search.stepwise``), never on the main thread; this module only
@@ -15,16 +19,21 @@ draws it.  Its parts:
   created here so index.html holds only the empty section.  It draws only the
   path from the root to the current node and that node's children (or its
   siblings, for a leaf), so a depth-3 tree of thousands of nodes stays fast.
+  The step's sentence is drawn inside the current node, and each step keeps
+  that node in view (the step buttons stick to the top of the walk), after a
+  click too, when the page has handed the keys back to the board.
 
-Keys while the focus is inside the section: ← and → step back and forth,
-Home and End go to the first and last step; no key pressed there reaches the
-game's own listener (``InputRouter``, on ``document``), so arrows never move
-tiles from here.
+Keys while the focus is inside the section (reached with Tab): ← and → step
+back and forth, Home and End go to the first and last step; ↑ and ↓ never
+reach the game's own listener (``InputRouter``, on ``document``), so no arrow
+moves tiles from here.  Every other key is the page's (E, N, P, Esc, ...).
 """
 
+import asyncio
 from html import escape
 
 from app.glossary import term
+from app.js_guard import JsCallError, js_call
 from app.wiring import Wiring
 from game2048.board import to_rows
 from game2048.values import INFINITY, format_value
@@ -37,7 +46,21 @@ except ImportError:
 
 BUDGET_MS = 3000.0
 """The time a tree is expected to take in the worker (a depth-3 minimax of an opening board: about a second)."""
+REBUILD_DELAY_S = 0.3
+"""A newly explained board's tree is asked for once the AI has been idle this long (no new explanation, no
+decision being thought, no autoplay)."""
 STEP_KEYS = {"ArrowLeft": "back", "ArrowRight": "next", "Home": "start", "End": "end"}
+HELD_KEYS = ("ArrowUp", "ArrowDown")
+"""Keys kept from the game's listener inside the walk, without a use of their own there (no tile moves)."""
+DEPTH_CHOICES = (
+    ("auto", "smallest that prunes (2 or 3)"),
+    ("2", "2 (player, computer, player)"),
+    ("3", "3 (and computer, player)"),
+)
+"""The depth list: (value, text); ``auto`` asks the worker for the smallest depth at which alpha-beta prunes."""
+SCROLL_NEAREST = '{"block": "nearest", "inline": "nearest", "behavior": "auto"}'
+"""``scrollIntoView``'s options, as JSON for the browser to parse (a plain object in any interpreter): the least
+scrolling that shows the node, at once (no smooth scrolling: less motion)."""
 STEP_BUTTONS = (
     ("start", "Start", "Start: the first step (Home)"),
     ("back", "\u25c0 Back", "Step back (\u2190)"),
@@ -178,8 +201,10 @@ class TreeWalk:
         evaluation: Callable[[], dict[str, Any]] | None = None,
         on_worker_failed: Callable[[dict[str, Any]], None] | None = None,
         explained_board: Callable[[], int | None] | None = None,
+        busy: Callable[[], bool] | None = None,
     ) -> None:
-        """``explained_board`` gives the board the explorer explains (``None``: the board in play)."""
+        """``explained_board`` gives the board the explorer explains (``None``: the board in play); ``busy``
+        says whether the AI is deciding or autoplaying (a newly explained board's tree waits for it)."""
         self.document = document
         self.client = client
         self.session = session
@@ -187,17 +212,25 @@ class TreeWalk:
         self.evaluation = evaluation or (lambda: {})
         self.on_worker_failed = on_worker_failed
         self.explained_board = explained_board or (lambda: None)
+        self.busy = busy or (lambda: False)
         self.trace: dict[str, Any] | None = None
         self.variants: list[dict[str, Any]] = []
         self.unreduced: dict[str, Any] | None = None
+        self.search: dict[str, Any] | None = None
         self.children: dict[int, list[int]] = {}
         self.index = 0
+        self.here_item: Any = None  # the current node's item in the path (``render``)
         self.rows: list[list[int]] | None = None  # the board the tree is built for
+        self.settings: dict[str, Any] = {}  # the algorithm, preset and weights it is built with
         self.building = False
         self.builds = 0  # trees drawn so far (``data-builds`` on the section, for tests)
         self._request = 0  # only the answer to the last request is drawn
+        self._explained = 0  # explanations seen: only the last one's wait rebuilds
+        self._built_status = ""  # what the status said of the tree on show
         self.section = document.getElementById("tree-walk")
         self._build_markup()
+        self._scroll_proxy = create_proxy(lambda *_args: self._scroll_current())
+        self._wiring.proxies.append(self._scroll_proxy)
         self._wiring.listen(self.section, "keydown", self._keydown)
         self._wiring.listen(self.section, "focusin", lambda _e: self.refresh())
         self._wiring.listen(self.build_button, "click", lambda _e: self.build())
@@ -205,6 +238,9 @@ class TreeWalk:
             self._wiring.listen(getattr(self, name), "change", lambda _e: self._switched())
         for action, button in self.step_buttons.items():
             self._wiring.listen(button, "click", lambda _e, a=action: self.go(a))  # type: ignore[misc]
+        algorithm_select = document.getElementById("ai-algorithm")
+        if algorithm_select is not None:
+            self._wiring.listen(algorithm_select, "change", lambda _e: self._algorithm_changed())
         self.refresh()
 
     # -- markup -------------------------------------------------------------------------------
@@ -224,7 +260,8 @@ class TreeWalk:
         title = el("h3", "tw-title", "Alpha-beta step by step")
         intro = el("p", "tw-intro")
         intro.innerHTML = (
-            "The real game tree of the board explained above (the board in play until the AI has been asked), "
+            "The real game tree of the board explained above (the board in play until the AI has been asked; "
+            "built again for each board the AI explains), "
             f"walked {term('node', 'node')} by node: the player (max) moves, the computer (min) places its most "
             f"{term('annoyance', 'annoying')} tiles. Watch {term('alpha', ALPHA)} and {term('beta', BETA)} "
             "travel down, values back up, and branches pruned once \u03b1 \u2265 \u03b2 "
@@ -237,11 +274,11 @@ class TreeWalk:
         depth_label = el("label", "tw-option")
         depth_label.append(el("span", "", "Depth"))
         self.depth_select = el("select", "", id="tw-depth")
-        for value, text in (("2", "2 (player, computer, player)"), ("3", "3 (and computer, player)")):
+        for value, text in DEPTH_CHOICES:
             option = el("option", "", text)
             option.value = value
             self.depth_select.appendChild(option)
-        self.depth_select.value = "2"
+        self.depth_select.value = DEPTH_CHOICES[0][0]
         depth_label.appendChild(self.depth_select)
         self.ordering_box = el("input", "", type="checkbox", id="tw-ordering")
         self.pruning_box = el("input", "", type="checkbox", id="tw-pruning")
@@ -257,7 +294,10 @@ class TreeWalk:
             switches.append(label)
         options.append(self.build_button, depth_label, *switches)
         self.status = el("p", "tw-status", "", role="status", id="tw-status")
+        self.algorithm_note = el("p", "tw-note", "", id="tw-algorithm", hidden="")
+        self.depth_note = el("p", "tw-note", "", id="tw-depth-note", hidden="")
         self.counts = el("table", "tw-counts", id="tw-counts", hidden="")
+        self.counts_note = el("p", "tw-note", "", id="tw-counts-note", hidden="")
         nav = el("div", "tw-nav", role="group", aria_label="Steps")
         self.step_buttons = {}
         for action, text, label in STEP_BUTTONS:
@@ -265,37 +305,55 @@ class TreeWalk:
             button.title = label
             self.step_buttons[action] = button
             nav.appendChild(button)
-        self.position = el("span", "tw-position", "", id="tw-position", aria_live="polite")
+        self.position = el("span", "tw-position", "", id="tw-position")
         nav.appendChild(self.position)
-        self.explain = el("p", "tw-explain", "", id="tw-explain", aria_live="polite")
+        # The step's sentence is drawn inside the current node (``render``); a screen reader hears it from here.
+        self.explain = el("p", "tw-explain", "", id="tw-explain")
+        self.said = el("p", "sr-only", "", id="tw-said", aria_live="polite")
         self.path = el("ol", "tw-path", id="tw-path", aria_label="Path from the root to the current node")
         self.kids_title = el("p", "tw-kids-title", "", id="tw-kids-title")
         self.kids = el("ul", "tw-children", id="tw-children", aria_labelledby="tw-kids-title")
         self.outline_title = el("p", "tw-kids-title", "The tree so far: every node reached, pruned ones greyed")
         self.outline = el("div", "tw-outline", id="tw-outline")
         self.tree = el("div", "tw-tree", id="tw-tree", hidden="")
-        self.tree.append(nav, self.explain, self.path, self.kids_title, self.kids, self.outline_title, self.outline)
-        self.section.replaceChildren(title, intro, options, self.status, self.counts, self.tree)
+        self.tree.append(nav, self.said, self.path, self.kids_title, self.kids, self.outline_title, self.outline)
+        self.section.replaceChildren(
+            title,
+            intro,
+            options,
+            self.status,
+            self.algorithm_note,
+            self.depth_note,
+            self.counts,
+            self.counts_note,
+            self.tree,
+        )
 
     # -- wiring -------------------------------------------------------------------------------
 
     def _keydown(self, event: Any) -> None:
-        """Keep every key pressed inside the section from the game's listener; ←, →, Home and End step."""
-        event.stopPropagation()
+        """←, →, Home and End step; ↑ and ↓ are kept from the game (no tiles move); every other key is the page's."""
+        key = str(event.key)
+        if key not in STEP_KEYS and key not in HELD_KEYS:
+            return
         target = event.target
         if getattr(target, "tagName", None) in FORM_TAGS and str(getattr(target, "type", "")) != "checkbox":
-            return
+            return  # the depth list keeps its own keys (the game's listener leaves form fields alone)
         if event.ctrlKey or event.altKey or event.metaKey:
             return
-        action = STEP_KEYS.get(str(event.key))
+        event.stopPropagation()
+        action = STEP_KEYS.get(key)
         if action is not None:
             event.preventDefault()
             self.go(action)
 
     # -- actions ------------------------------------------------------------------------------
 
-    def build(self, rows: list[list[int]] | None = None) -> None:
-        """Ask the worker for the tree of the explained board (or ``rows``), with the depth and switches shown."""
+    def build(self, rows: list[list[int]] | None = None, settings: dict[str, Any] | None = None) -> None:
+        """Ask the worker for the tree of the explained board (or ``rows``), with the depth and switches shown.
+
+        ``settings`` (the algorithm, preset and weights) default to the AI's settings now.
+        """
         if not self.client.ready:
             self._set_status(self.client.error or "The AI is still loading: the tree is built in its worker.")
             self.update_buttons()
@@ -304,21 +362,61 @@ class TreeWalk:
             explained = self.explained_board()
             rows = to_rows(self.session.game.board if explained is None else explained)
         self.rows = rows
+        self.settings = settings if settings is not None else self.evaluation()
         self._request += 1
         self._wiring.spawn(self._fetch(self._request, self.rows))
 
     def _switched(self) -> None:
         """A new depth or switch: the same board's tree again, if one is shown."""
         if self.rows is not None and self.client.ready:
-            self.build(self.rows)
+            self.build(self.rows, self.settings)
+
+    def explained(self, board: int, request: dict[str, Any] | None = None) -> None:
+        """The explorer drew a new explanation of ``board``: once a tree has been asked for, build it again for
+        this board (with ``request``'s algorithm, preset and weights) when the AI is idle."""
+        if self.rows is None:
+            return  # never built: "Build" builds for the explained board
+        self._explained += 1
+        settings = self.settings if request is None else request
+        if to_rows(board) == self.rows and _same_evaluation(settings, self.settings):
+            if self.section.getAttribute("data-stale") == "true" and self.trace is not None:
+                self.section.setAttribute("data-stale", "false")  # back to the board shown: nothing to build
+                self._set_status(self._built_status)
+            return
+        self._stale("The explorer now explains a newer board: this walk is built again for it once the AI is idle.")
+        self._wiring.spawn(self._rebuild_when_idle(self._explained, to_rows(board), settings))
+
+    def _algorithm_changed(self) -> None:
+        """Another algorithm chosen: a built walk is built again with its evaluation, and says what it shows."""
+        if self.rows is None:
+            self.refresh()  # before any tree: only the note
+            return
+        self._explained += 1
+        self._stale("Another algorithm is chosen: this walk is built again for it once the AI is idle.")
+        self._wiring.spawn(self._rebuild_when_idle(self._explained, self.rows, None))
+
+    def _stale(self, why: str) -> None:
+        self.section.setAttribute("data-stale", "true")
+        self._set_status(why)
+
+    async def _rebuild_when_idle(self, number: int, rows: list[list[int]], settings: dict[str, Any] | None) -> None:
+        """Build ``rows``' tree (``settings`` None: the AI's settings then) once the AI has been idle a moment."""
+        while True:
+            await asyncio.sleep(REBUILD_DELAY_S)
+            if number != self._explained:
+                return  # a newer explanation or choice waits in its own turn
+            if not self.busy():
+                break
+        self.build(rows, settings)
 
     def request(self, rows: list[list[int]]) -> dict[str, Any]:
-        settings = self.evaluation()
+        settings = self.settings
         names = ("algorithm", "preset", "weights")
         request: dict[str, Any] = {key: settings[key] for key in names if key in settings}
+        depth = str(self.depth_select.value) or DEPTH_CHOICES[0][0]
         request.update(
             rows=rows,
-            depth=int(str(self.depth_select.value) or "2"),
+            depth=None if depth == "auto" else int(depth),
             ordering=bool(self.ordering_box.checked),
             pruning=bool(self.pruning_box.checked),
         )
@@ -348,20 +446,29 @@ class TreeWalk:
         self.trace = answer["trace"]
         self.variants = answer.get("variants", [])
         self.unreduced = answer.get("unreduced")
+        self.search = answer.get("search")
         self.children = children_of(self.trace)
         self.index = 0
         trace = self.trace
         search = "Alpha-beta" if trace["pruning"] else "Minimax"
         order = "moves ordered" if trace["ordering"] else "natural order"
-        self._set_status(
-            f"{search} ({order}) at depth {trace['depth']}: {len(trace['steps'])} steps; "
+        whose = "the board in play" if self.explained_board() is None else "the board explained above"
+        self._built_status = (
+            f"{search} ({order}) at depth {trace['depth']}, for {whose}: {len(trace['steps'])} steps; "
             f"best move {trace['move'] or 'none (lost)'}, value {format_value(trace['value'])}."
         )
+        self._set_status(self._built_status)
         self.builds += 1
         self.section.setAttribute("data-builds", str(self.builds))
+        self.section.setAttribute("data-stale", "false")
+        self.section.setAttribute("data-root", rows_text(self.rows or []))
+        self.section.setAttribute("data-depth", str(trace["depth"]))
+        self._note(self.algorithm_note, algorithm_note(self.settings.get("algorithm"), answer.get("preset")))
+        self._note(self.depth_note, depth_note(trace, answer.get("smallest")))
         self._draw_counts(trace)
+        self._note(self.counts_note, counts_note(trace, self.variants, self.search, self.settings.get("algorithm")))
         self.tree.hidden = False
-        self.render()
+        self.render(scroll=False)
 
     def go(self, action: str) -> None:
         if self.trace is None:
@@ -372,6 +479,8 @@ class TreeWalk:
         if target != self.index:
             self.index = target
             self.render()
+        else:
+            self._keep_in_view()
 
     # -- drawing ------------------------------------------------------------------------------
 
@@ -383,6 +492,7 @@ class TreeWalk:
                 self._set_status("Build the tree to walk through it, step by step.")
             else:
                 self._set_status(self.client.error or "The AI is loading: the tree is built in its worker.")
+            self._note(self.algorithm_note, algorithm_note(self.evaluation().get("algorithm"), None))
 
     def update_buttons(self) -> None:
         self.build_button.disabled = not self.client.ready or self.building
@@ -397,13 +507,23 @@ class TreeWalk:
         self.status.textContent = text
         self.status.className = "tw-status error" if error else "tw-status"
 
+    @staticmethod
+    def _note(element: Any, text: str) -> None:
+        element.textContent = text
+        element.hidden = not text
+
     def _draw_counts(self, trace: "dict[str, Any]") -> None:
         el = self._el
         self.counts.replaceChildren()
-        self.counts.appendChild(el("caption", "", "Leaves and nodes of this tree: each search run once, at this depth"))
+        self.counts.appendChild(
+            el("caption", "", f"Leaves, nodes and cuts of this tree at depth {trace['depth']}: each search run once")
+        )
         head = el("tr")
         head.append(
-            el("th", "", "Search", scope="col"), el("th", "", "Leaves", scope="col"), el("th", "", "Nodes", scope="col")
+            el("th", "", "Search", scope="col"),
+            el("th", "", "Leaves", scope="col"),
+            el("th", "", "Nodes", scope="col"),
+            el("th", "", "Cuts", scope="col"),
         )
         self.counts.appendChild(head)
         by_switches = {(v["ordering"], v["pruning"]): v for v in self.variants}
@@ -420,6 +540,7 @@ class TreeWalk:
                 el("th", "", name, scope="row"),
                 el("td", "", str(variant["leaves"])),
                 el("td", "", str(variant["nodes"])),
+                el("td", "", str(variant.get("cuts", 0))),
             )
             self.counts.appendChild(row)
         unreduced = self.unreduced
@@ -431,6 +552,24 @@ class TreeWalk:
                 el("th", "", "The same search, every 2 and 4 in every empty cell (no min-node reduction)", scope="row"),
                 el("td", "", f"over {int(over):,}" if over else str(unreduced["leaves"])),
                 el("td", "", f"over {int(over):,}" if over else str(unreduced["nodes"])),
+                el("td", "", "\u2013" if over else str(unreduced.get("cuts", 0))),
+            )
+            self.counts.appendChild(row)
+        search = self.search
+        if search:
+            row = el("tr", "tw-search")
+            row.setAttribute("data-variant", "search")
+            row.append(
+                el(
+                    "th",
+                    "",
+                    f"The AI\u2019s own alpha-beta, depth {search['depth']} (as the explorer\u2019s Iterations "
+                    "table counts: cutoffs, nodes without the root)",
+                    scope="row",
+                ),
+                el("td", "", "\u2013"),
+                el("td", "", str(search["nodes"])),
+                el("td", "", str(search["cutoffs"])),
             )
             self.counts.appendChild(row)
         self.counts.hidden = False
@@ -447,8 +586,11 @@ class TreeWalk:
             )
         return board
 
-    def render(self) -> None:
-        """Draw step ``index``: the explanation, the path with α/β and values, the current node's children."""
+    def render(self, scroll: bool = True) -> None:
+        """Draw step ``index``: the path with α/β and values, the sentence inside the current node, its children.
+
+        ``scroll``: keep the current node, with its sentence, in view (a step taken; not a tree just built).
+        """
         trace = self.trace
         assert trace is not None
         steps, nodes = trace["steps"], trace["nodes"]
@@ -457,6 +599,7 @@ class TreeWalk:
         current = step["node"]
         self.position.textContent = f"Step {self.index + 1} of {len(steps)}"
         self.explain.textContent = step["text"]
+        self.said.textContent = f"Step {self.index + 1}: {step['text']}"
         self.section.setAttribute("data-step", str(self.index))
         self.section.setAttribute("data-event", step["event"])
         path = []
@@ -469,6 +612,8 @@ class TreeWalk:
         for depth, node_id in enumerate(reversed(path)):
             self.path.appendChild(self._path_item(nodes[node_id], state.get(node_id), depth, node_id == current))
         self.update_buttons()
+        if scroll:
+            self._keep_in_view()
         # The current node's children; a leaf shows its siblings instead, itself marked.
         shown_parent = current if self.children[current] else nodes[current]["parent"]
         self.kids.replaceChildren()
@@ -487,12 +632,44 @@ class TreeWalk:
                 marks.append("tw-backed")
             self.kids.appendChild(self._child_item(nodes[child_id], state.get(child_id), marks))
 
+    def _keep_in_view(self) -> None:
+        """Scroll the current node into view once this event is over: after a click, the page hands the keys
+        back to the board (``app.panel_focus.KeysBack``), and focusing the board may scroll it into view."""
+        window = getattr(self.document, "defaultView", None)
+        if window is None:
+            self._scroll_current()
+            return
+        try:
+            js_call(window, window, "setTimeout", self._scroll_proxy, 0)
+        except JsCallError:
+            self._scroll_current()
+
+    def _scroll_current(self) -> None:
+        """The least scrolling that shows the current node and its sentence; the outline's own box follows."""
+        here = self.here_item
+        if here is None:
+            return
+        window = getattr(self.document, "defaultView", None)
+        try:
+            if window is None:  # CPython's fake page: neither a window nor its guard
+                here.scrollIntoView()
+                return
+            options = js_call(window, js_call(window, window, "JSON"), "parse", SCROLL_NEAREST)
+            js_call(window, here, "scrollIntoView", options)
+            marked = js_call(window, self.outline, "querySelector", ".tw-o-here")
+            if marked:
+                top = marked.getBoundingClientRect().top - self.outline.getBoundingClientRect().top
+                self.outline.scrollTop = self.outline.scrollTop + top - self.outline.clientHeight / 2
+        except JsCallError:
+            return
+
     def _path_item(self, node: dict[str, Any], info: dict[str, Any] | None, depth: int, here: bool) -> Any:
+        """A node of the path: the current one with its board and the step's sentence, the others on one line."""
         el = self._el
         item = el("li", "tw-node tw-here" if here else "tw-node", data_kind=node["kind"], data_id=str(node["id"]))
         if here:
             item.setAttribute("aria-current", "step")
-        item.appendChild(self._mini_board(node["ranks"]))
+            item.appendChild(self._mini_board(node["ranks"]))
         text = el("div", "tw-node-text")
         text.appendChild(el("span", "tw-label", node["label"]))
         text.appendChild(el("span", "tw-kind", KIND_NAMES.get(node["kind"], node["kind"])))
@@ -502,6 +679,9 @@ class TreeWalk:
                 text.appendChild(el("span", "tw-window", window))
             text.appendChild(el("span", "tw-value", value_text(info)))
         item.appendChild(text)
+        if here:
+            item.appendChild(self.explain)
+            self.here_item = item
         return item
 
     def _child_item(self, node: dict[str, Any], info: dict[str, Any] | None, marks: list[str]) -> Any:
@@ -513,6 +693,85 @@ class TreeWalk:
         item.appendChild(el("span", "tw-kind", KIND_NAMES.get(node["kind"], node["kind"])))
         item.appendChild(el("span", "tw-value", "not reached yet" if info is None else value_text(info)))
         return item
+
+
+def _same_evaluation(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return all(a.get(key) == b.get(key) for key in ("algorithm", "preset", "weights"))
+
+
+def rows_text(rows: list[list[int]]) -> str:
+    """A board as "a,b,c,d/..." (``data-root``; the explorer's ``data-rows`` reads the same)."""
+    return "/".join(",".join(str(value) for value in row) for row in rows)
+
+
+def algorithm_note(algorithm: Any, preset: Any) -> str:
+    """What the walk shows when the AI plays another algorithm than alpha-beta, and why; ``""`` otherwise."""
+    if algorithm != "expectimax":
+        return ""
+    evaluation = f" ({preset})" if preset else ""
+    return (
+        "The AI plays expectimax, but this walk shows alpha-beta, with the reduction, on the same board and "
+        f"with expectimax\u2019s evaluation{evaluation}. Why: expectimax\u2019s computer is chance, not an "
+        "opponent. Its chance nodes average every 2 and every 4 in every empty cell, each weighted by its "
+        "probability (a 2: 0.9, a 4: 0.1, shared evenly among the empty cells), so every placement counts "
+        "toward the average and none can be cut with \u03b1 and \u03b2. Alpha-beta\u2019s computer is an "
+        "opponent (min) that places only its most annoying tiles, and that is what lets it prune. So the move "
+        "found here may differ from the one expectimax chose above."
+    )
+
+
+def depth_note(trace: dict[str, Any], smallest: dict[str, Any] | None) -> str:
+    """Why the walk is at its depth (``smallest``: the depths passed over for pruning nothing), and, when its
+    tree has no cut, why nothing was pruned; ``""`` when there is nothing to say."""
+    said = []
+    if smallest is not None:
+        skipped = smallest.get("skipped") or []
+        for passed in skipped:
+            said.append(f"At depth {passed['depth']} alpha-beta prunes nothing on this board. {passed['no_cut']}")
+        if not skipped and trace["pruning"]:
+            said.append(f"Depth {trace['depth']}: the smallest at which alpha-beta prunes on this board.")
+    if trace.get("no_cut"):
+        said.append(f"At depth {trace['depth']}: {trace['no_cut']}")
+    return " ".join(said)
+
+
+def counts_note(
+    trace: dict[str, Any], variants: list[dict[str, Any]], search: dict[str, Any] | None, algorithm: Any
+) -> str:
+    """How the walk's counts compare with the AI's own search (the explorer's Iterations table), and why."""
+    if not search:
+        return ""
+    mine = None
+    for variant in variants:
+        if (variant["ordering"], variant["pruning"]) == (trace["ordering"], True):
+            mine = variant
+    if mine is None:
+        return ""
+    cuts, closed, nodes = mine.get("cuts", 0), mine.get("closed_at_last", 0), mine["nodes"]
+    order = "moves ordered" if trace["ordering"] else "natural order"
+    cut_words = f"{cuts} {'cut' if cuts == 1 else 'cuts'}"
+    closed_words = f"{closed} {'window' if closed == 1 else 'windows'} closed at a last child"
+    if algorithm == "expectimax":
+        head = (
+            "The explorer\u2019s Iterations table above is expectimax\u2019s, which prunes nothing: the last row is "
+            "what the AI\u2019s alpha-beta counts on this board."
+        )
+    else:
+        head = f"The last row is the explorer\u2019s Iterations table\u2019s row for depth {search['depth']}."
+    if cuts + closed == search["cutoffs"] and nodes - 1 == search["nodes"]:
+        return (
+            f"{head} It agrees with this walk\u2019s alpha-beta ({order}): its {search['nodes']} nodes are these "
+            f"{nodes} without the root, and its {search['cutoffs']} cutoffs are these {cut_words} and "
+            f"{closed_words}, where nothing was left to prune."
+        )
+    table = " and keeps a transposition table" if search["depth"] >= 3 else ""
+    return (
+        f"{head} It differs from this walk\u2019s alpha-beta ({order}: {cut_words}, {nodes} nodes): it counts a "
+        "cutoff whenever \u03b1 \u2265 \u03b2, also at a node\u2019s last child, where nothing is left to prune "
+        f"(here {closed_words}); it counts the moves and placements tried, not the root; and it searches in "
+        "another order (the depth before\u2019s best move first, then up, right, down, left; each computer "
+        f"node\u2019s lowest placement of the depth before first){table}."
+    )
 
 
 def _board_words(ranks: str) -> str:

@@ -32,6 +32,10 @@ class FakeElement:
         self.checked = False
         self.title = ""
         self.type = ""
+        self.scrolled = 0  # scrollIntoView calls
+
+    def scrollIntoView(self, *_options):  # noqa: N802
+        self.scrolled += 1
 
     def setAttribute(self, name, value):  # noqa: N802 - the DOM's names
         self.attributes[name] = str(value)
@@ -73,12 +77,17 @@ class FakeElement:
 class FakeDocument:
     def __init__(self) -> None:
         self.section = FakeElement("section", "tree-walk")
+        self.algorithm = FakeElement("select", "ai-algorithm")  # the AI panel's, outside the walk
 
     def createElement(self, tag):  # noqa: N802
         return FakeElement(tag)
 
     def getElementById(self, element_id):  # noqa: N802
-        return self.section if element_id == "tree-walk" else self.section.find(element_id)
+        if element_id == "tree-walk":
+            return self.section
+        if element_id == "ai-algorithm":
+            return self.algorithm
+        return next((e for e in self.section.walk() if e.id == element_id), None)
 
 
 class FakeKey:
@@ -187,17 +196,19 @@ def test_build_asks_the_worker_with_the_switches_and_the_ai_settings() -> None:
         "preset": "snake",
         "weights": {"empty": 2},
         "rows": GOLDEN,
-        "depth": 2,
+        "depth": None,  # the smallest depth that prunes, unless one is chosen
         "ordering": False,
         "pruning": True,
     }
     assert walk.position.textContent == f"Step 1 of {len(walk.trace['steps'])}"
     assert walk.explain.textContent.startswith("Player to move (max) at the root")
     counts = walk.counts.text()
-    assert "Alpha-beta, natural order 8 16" in counts and "Minimax (no pruning) 14 24" in counts
+    assert "Alpha-beta, natural order 8 16 3" in counts and "Minimax (no pruning) 14 24 0" in counts
+    assert walk.trace["depth"] == 2 and walk.section.getAttribute("data-depth") == "2"
+    assert walk.depth_note.textContent == "Depth 2: the smallest at which alpha-beta prunes on this board."
 
 
-def test_keys_in_the_section_step_and_never_reach_the_game() -> None:
+def test_the_walks_keys_step_and_never_move_tiles_and_every_other_key_is_the_pages() -> None:
     walk = _built()
     section = walk.section
     button = walk.step_buttons["next"]
@@ -206,12 +217,21 @@ def test_keys_in_the_section_step_and_never_reach_the_game() -> None:
         _fire(section, "keydown", event)
         assert event.stopped and event.prevented
         assert walk.index == (len(walk.trace["steps"]) - 1 if expected is None else expected)
-    letter = FakeKey("r", button)
-    _fire(section, "keydown", letter)
-    assert letter.stopped and not letter.prevented  # R would restart the game: it stays in the section
+    for key in ("ArrowUp", "ArrowDown"):
+        held = FakeKey(key, button)
+        _fire(section, "keydown", held)
+        assert held.stopped and not held.prevented and walk.index == 0  # no tile moves; the page may scroll
+    for key in ("e", "n", "p", "Escape", "Tab", "Enter", " "):
+        other = FakeKey(key, button)
+        _fire(section, "keydown", other)
+        assert not other.stopped and not other.prevented  # the page's shortcuts work from here too
+    undo = FakeKey("ArrowLeft", button)
+    undo.ctrlKey = True
+    _fire(section, "keydown", undo)
+    assert not undo.stopped and walk.index == 0
     on_select = FakeKey("ArrowRight", walk.depth_select)
     _fire(section, "keydown", on_select)
-    assert on_select.stopped and not on_select.prevented and walk.index == 0  # the select keeps its arrows
+    assert not on_select.prevented and walk.index == 0  # the select keeps its arrows
 
 
 def test_buttons_walk_forward_and_back_and_stop_at_the_ends() -> None:
@@ -322,3 +342,164 @@ def test_the_tree_so_far_lists_the_reached_nodes_with_pruned_ones_greyed_and_the
     assert html.count("tw-o-pruned") == 2 and "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)" in html
     assert html.count("tw-o-here") == 1
     assert tree_walk.outline_html(trace, walk_state(trace, 0), 0).count('class="tw-o ') == 1  # the root alone
+
+
+def test_the_step_sentence_is_drawn_inside_the_current_node_and_each_step_keeps_it_in_view() -> None:
+    walk = _built()
+    assert walk.here_item.scrolled == 0  # a tree just built leaves the page where it is
+    for _ in range(5):
+        _fire(walk.step_buttons["next"], "click")
+        here = walk.path.children[-1]
+        assert here is walk.here_item and here.getAttribute("aria-current") == "step"
+        assert walk.explain in here.children and here.scrolled == 1
+        assert walk.said.textContent == f"Step {walk.index + 1}: {walk.trace['steps'][walk.index]['text']}"
+    ancestors = walk.path.children[:-1]
+    assert ancestors and all(len(item.children) == 1 for item in ancestors)  # one line each: no board
+    _fire(walk.step_buttons["end"], "click")
+    _fire(walk.step_buttons["next"], "click")  # at the end: nothing to draw, the node is brought back into view
+    assert walk.here_item.scrolled == 2
+
+
+def _rebuilding(monkeypatch, busy: list[bool]):
+    monkeypatch.setattr(tree_walk, "REBUILD_DELAY_S", 0)
+    client = EngineClient()
+    walk, _ = _walk(client, busy=lambda: busy[0])
+    return walk, client
+
+
+def test_a_newly_explained_board_is_walked_once_the_ai_is_idle(monkeypatch) -> None:
+    busy = [False]
+    walk, client = _rebuilding(monkeypatch, busy)
+    newer = [[16, 8, 16, 2], [2, 32, 2, 16], [16, 16, 4, 32], [2, 8, 2, 8]]
+    newer[3][2] = 0
+    newer[0][3] = 4
+    settings = {"algorithm": "alphabeta", "preset": "classic", "weights": {}}
+
+    async def scenario():
+        walk.explained(from_rows(newer), settings)  # never built: nothing to follow yet
+        await _settle(walk)
+        assert client.calls == []
+        walk.build()
+        await _settle(walk)
+        assert walk.section.getAttribute("data-root") == tree_walk.rows_text(GOLDEN)
+        busy[0] = True  # autoplay: the worker is the AI's
+        walk.explained(from_rows(newer), settings)
+        assert walk.section.getAttribute("data-stale") == "true" and "newer board" in walk.status.textContent
+        for _ in range(5):
+            await asyncio.sleep(0)
+        assert len(client.calls) == 1
+        busy[0] = False
+        await _settle(walk)
+
+    run_async(scenario)
+    assert len(client.calls) == 2 and client.calls[-1][1]["rows"] == newer
+    assert client.calls[-1][1]["preset"] == "classic"
+    assert walk.section.getAttribute("data-root") == tree_walk.rows_text(newer)
+    assert walk.section.getAttribute("data-stale") == "false" and walk.index == 0
+
+    async def again():
+        busy[0] = True
+        walk.explained(from_rows(GOLDEN), settings)  # another board while the AI is busy: stale for now
+        assert walk.section.getAttribute("data-stale") == "true"
+        walk.explained(from_rows(newer), settings)  # back to the board and evaluation shown: the walk stays
+        await _settle(walk)
+
+    status = walk.status.textContent
+    run_async(again)
+    assert len(client.calls) == 2 and walk.section.getAttribute("data-stale") == "false"
+    assert walk.status.textContent == status
+
+
+def test_of_several_explanations_only_the_last_is_walked(monkeypatch) -> None:
+    busy = [True]
+    walk, client = _rebuilding(monkeypatch, busy)
+    boards = [from_rows([[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, value]]) for value in (2, 4, 8)]
+
+    async def scenario():
+        walk.build()
+        await _settle(walk)
+        for board in boards:
+            walk.explained(board, {})
+            await asyncio.sleep(0)
+        busy[0] = False
+        await _settle(walk)
+
+    run_async(scenario)
+    assert [call[1]["rows"] for call in client.calls] == [GOLDEN, [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 8]]]
+
+
+def test_with_expectimax_chosen_the_walk_says_plainly_that_it_shows_alpha_beta_and_why() -> None:
+    walk = _built(evaluation=lambda: {"algorithm": "expectimax", "preset": "rows"})
+    note = walk.algorithm_note.textContent
+    assert not walk.algorithm_note.hidden
+    assert note.startswith("The AI plays expectimax, but this walk shows alpha-beta, with the reduction")
+    assert "average every 2 and every 4" in note and "may differ from the one expectimax chose" in note
+    assert "Iterations table above is expectimax" in walk.counts_note.textContent
+    plain = _built(evaluation=lambda: {"algorithm": "alphabeta"})
+    assert plain.algorithm_note.hidden and plain.algorithm_note.textContent == ""
+
+
+def test_the_counts_say_how_they_compare_with_the_ais_own_search() -> None:
+    walk = _built()  # natural order: the AI's order at depth 2 on this board (right is its depth-1 best)
+    row = next(r for r in walk.counts.children if r.getAttribute("data-variant") == "search")
+    search = walk.search
+    assert (search["depth"], search["nodes"], search["cutoffs"]) == (2, 15, 3)
+    assert row.text().endswith("\u2013 15 3")
+    note = walk.counts_note.textContent
+    assert (
+        "It agrees with this walk\u2019s alpha-beta (natural order): its 15 nodes are these 16 without the root" in note
+    )
+    assert "and 0 windows closed at a last child, where nothing was left to prune." in note
+
+
+def test_a_board_where_depth_2_prunes_nothing_is_walked_at_depth_3_and_says_why_its_counts_differ() -> None:
+    from game2048.bench_positions import POSITIONS
+    from game2048.board import to_rows
+
+    classic = stepwise.evaluator()
+    quiet = next(
+        p.board for p in POSITIONS if stepwise.trace(p.board, 2, classic, ordering=True, pruning=True)["no_cut"]
+    )
+
+    class ClassicClient(EngineClient):
+        async def call(self, function, request, budget_ms):
+            self.calls.append((function, request, budget_ms))
+            board = from_rows(request["rows"])
+            return {"ok": True, **stepwise.variants(board, request["depth"], classic, ordering=True, pruning=True)}
+
+    walk = _built(client=ClassicClient(), rows=to_rows(quiet), ordering=True)
+    assert walk.trace["depth"] == 3 and "at depth 3" in walk.status.textContent
+    assert walk.depth_note.textContent.startswith(
+        "At depth 2 alpha-beta prunes nothing on this board. Nothing was pruned: alpha-beta prunes only when"
+    )
+    counts, search = walk.trace["counts"], walk.search
+    # The AI searches in its own order, with a table: here it tries fewer nodes.
+    assert (counts["cuts"] + counts["closed_at_last"], counts["nodes"] - 1) != (search["cutoffs"], search["nodes"])
+    note = walk.counts_note.textContent
+    assert note.startswith("The last row is the explorer\u2019s Iterations table\u2019s row for depth 3. It differs")
+    assert f"(moves ordered: {counts['cuts']} cut" in note and f"(here {counts['closed_at_last']} windows" in note
+    assert note.endswith("and keeps a transposition table.")
+
+
+def test_another_algorithm_chosen_builds_the_walk_again_with_it(monkeypatch) -> None:
+    busy = [False]
+    walk, client = _rebuilding(monkeypatch, busy)
+    settings = {"algorithm": "alphabeta", "preset": "classic"}
+    walk.evaluation = lambda: settings
+
+    async def scenario():
+        _fire(walk.document.algorithm, "change")  # before any tree: nothing to build
+        await _settle(walk)
+        assert client.calls == []
+        walk.build()
+        await _settle(walk)
+        assert walk.algorithm_note.hidden
+        settings.update(algorithm="expectimax", preset="rows")
+        _fire(walk.document.algorithm, "change")
+        assert walk.section.getAttribute("data-stale") == "true"
+        await _settle(walk)
+
+    run_async(scenario)
+    assert [call[1].get("algorithm") for call in client.calls] == ["alphabeta", "expectimax"]
+    assert client.calls[-1][1]["rows"] == GOLDEN and client.calls[-1][1]["preset"] == "rows"
+    assert not walk.algorithm_note.hidden and walk.section.getAttribute("data-stale") == "false"

@@ -13,11 +13,18 @@ The search is AIMA's fail-soft alpha-beta, the one tutorials draw: a max node
 keeps its best child value ``v`` and raises ``α`` to it, a min node keeps its
 lowest and lowers ``β``, and once ``α ≥ β`` the remaining children are pruned.
 Fail-soft means a node returns the best value it found even when that lies
-outside its window, so a cut node's value is a true bound: at least ``v`` for
-a max node, at most ``v`` for a min node (``bound`` says which).  Only the
-root's value is always exact, with the move that first reached it.
+outside its window.  A node with no cut at or below it searched its whole
+subtree, so its value is exact whatever its window; after a cut, a value at or
+below the entry α is a true upper bound and one at or above the entry β a true
+lower bound (``bound`` says which), and one strictly inside the window is
+exact.  The root's value is always exact, with the move that first reached it.
 (``alphabeta.py`` is fail-hard; both give the same root value.)
 ``pruning=False`` is plain minimax: no window, every node visited.
+
+Only a window that closes (α ≥ β) while a node still has children to try is a
+cut; one that closes at its last child prunes nothing (``closed_at_last``
+counts those, which ``alphabeta.py`` counts among its cutoffs).  A tree with
+no cut says why in ``no_cut`` (``no_cut_reason``).
 
 ``ordering=True`` tries a max node's moves by the static evaluation of their
 boards, best first (a move that makes 2048 first of all), and a min node's
@@ -29,6 +36,9 @@ placements.  These ordering evaluations are not counted as leaves.
 ``trace`` returns a JSON-ready dict: ``nodes`` (every node of the tree that was
 generated, pruned children included but not their subtrees), ``steps`` in
 visiting order, each with a sentence for a person, and ``counts``.
+``variants`` adds the counts of the other switches, of the tree without the
+reduction, and of the AI's own search (``search_counts``); with no depth asked
+it draws the smallest depth at which alpha-beta prunes.
 Infinite α and β are ``None`` in it (α ``None`` = −∞, β ``None`` = +∞).
 """
 
@@ -39,8 +49,11 @@ from typing import Any
 
 from ..board import DIRECTIONS, WIN_RANK, Board, has_win_tile, max_rank, move, to_rows
 from ..values import WIN_SCORE, format_value
+from . import alphabeta
+from .clock import Deadline
 from .options import SearchOptions
 from .placements import make_placements, scored_placements
+from .result import Trace
 
 Evaluator = Callable[[Board], float]
 
@@ -52,6 +65,28 @@ CUT = "\u03b1 \u2265 \u03b2"
 UNREDUCED_LIMIT = 6000
 """Nodes the same search without the min-node reduction may visit before it is only said to be larger
 (a depth-3 minimax of an opening board over every placement visits 55,000, 1.7 s in CPython)."""
+
+
+OPEN_REASONS = ("single", "unbounded", "at_last", "never")
+"""Why a node below the root cut nothing, in the order ``no_cut_reason`` says them."""
+
+
+def _open_words(kind: str, why: str, count: int) -> str:
+    """What ``count`` nodes of ``kind`` that cut nothing for the reason ``why`` did, after their number."""
+    one = count == 1
+    if kind == "min":
+        child, bound, reach = "placement", "\u03b1 was \u2212\u221e", "\u03b1 or less"
+        had_one = "had a single most annoying placement"
+    else:
+        child, bound, reach = "move", "\u03b2 was +\u221e", "\u03b2 or more"
+        had_one = "had a single move"
+    its = "its" if one else "their"
+    return {
+        "single": f"{had_one}, so nothing was left to prune",
+        "unbounded": f"{'was' if one else 'were'} searched while {bound}, with nothing yet to compare",
+        "at_last": f"reached {reach} only at {its} last {child}, where nothing was left to prune",
+        "never": f"had no {child} worth {reach}",
+    }[why]
 
 
 class _TooMany(Exception):
@@ -94,6 +129,9 @@ class _Tracer:
         self.leaves = 0
         self.visited = 0
         self.cuts = 0
+        self.closed_at_last = 0
+        self.open_nodes: dict[tuple[str, str], int] = {}
+        """Inner nodes below the root that cut nothing, by (kind, why): ``no_cut_reason``'s counts."""
 
     # -- the tree -----------------------------------------------------------------------------
 
@@ -110,6 +148,7 @@ class _Tracer:
             "visited": False,
             "pruned": None,
             "best": None,
+            "cuts": 0,
             "children": [],
         }
         self.nodes.append(node)
@@ -197,6 +236,8 @@ class _Tracer:
             **self.window(alpha, beta),
         )
         entry_alpha, entry_beta = alpha, beta
+        cuts_before = self.cuts
+        closed = False  # the window closed at the last child: nothing left to prune
         best = -INFINITY if maximizing else INFINITY
         for index, (child, child_board) in enumerate(children):
             value = self.visit(child, child_board, alpha, beta)
@@ -210,13 +251,22 @@ class _Tracer:
                     alpha = max(alpha, best)
                 else:
                     beta = min(beta, best)
-            self.step(node, "backup", text, child=child["id"], value=value, best=best, **self.window(alpha, beta))
             rest = children[index + 1 :]
+            closed = self.pruning and alpha >= beta and not rest
+            if closed:
+                self.closed_at_last += 1
+                text += " " + self.closed_text(maximizing)
+            self.step(node, "backup", text, child=child["id"], value=value, best=best, **self.window(alpha, beta))
             if self.pruning and alpha >= beta and rest:
                 self.cut(node, [c for c, _ in rest], alpha, beta)
                 break
         node["value"] = best
-        if best <= entry_alpha:
+        node["cuts"] = self.cuts - cuts_before
+        if node["cuts"] == 0:
+            node["bound"] = "exact"  # every child searched to the end: the value is the subtree's own
+            if self.pruning and node["parent"] is not None:
+                self.note_open(node, len(children), entry_alpha, entry_beta, closed)
+        elif best <= entry_alpha:
             node["bound"] = "upper"
         elif best >= entry_beta:
             node["bound"] = "lower"
@@ -224,6 +274,22 @@ class _Tracer:
             node["bound"] = "exact"
         self.step(node, "return", self.return_text(node), value=best, bound=node["bound"])
         return best
+
+    def note_open(self, node: dict[str, Any], children: int, alpha: float, beta: float, closed: bool) -> None:
+        """Count why a node below the root cut nothing: one child, no bound yet, closed at its last, never."""
+        if children == 1:
+            why = "single"
+        elif (node["kind"] == "max" and beta == INFINITY) or (node["kind"] == "min" and alpha == -INFINITY):
+            why = "unbounded"
+        else:
+            why = "at_last" if closed else "never"
+        key = (node["kind"], why)
+        self.open_nodes[key] = self.open_nodes.get(key, 0) + 1
+
+    @staticmethod
+    def closed_text(maximizing: bool) -> str:
+        last = "move" if maximizing else "placement"
+        return f"Now {CUT}, but this was its last {last}: nothing is left to prune."
 
     def backup_text(
         self, label: str, value: float, best: float, better: bool, maximizing: bool, alpha: float, beta: float
@@ -267,31 +333,61 @@ class _Tracer:
         )
 
     def return_text(self, node: dict[str, Any]) -> str:
+        """The value a node returns, and a cut only where one happened: at the node or below it."""
         value = format_value(node["value"])
         where = "The root" if node["parent"] is None else f"{node['label']}"
+        cuts = node["cuts"]
+        own = any(child["pruned"] for child in (self.nodes[c] for c in node["children"]))
+        if own:
+            at = "a cut here" if cuts == 1 else f"a cut here and {cuts - 1} below"
+        else:
+            at = "a cut below it" if cuts == 1 else f"{cuts} cuts below it"
         if node["bound"] == "upper":
-            return f"{where} returns {value}, an upper bound (worth at most {value}): its search was cut."
+            return (
+                f"{where} returns {value}, an upper bound (worth at most {value}): {at} skipped branches "
+                "that could only lower it."
+            )
         if node["bound"] == "lower":
-            return f"{where} returns {value}, a lower bound (worth at least {value}): its search was cut."
+            return (
+                f"{where} returns {value}, a lower bound (worth at least {value}): {at} skipped branches "
+                "that could only raise it."
+            )
         if node["parent"] is None and node["best"] is not None:
             return f"The root returns {value}: play {self.nodes[node['best']]['label']}."
-        return f"{where} returns {value}."
+        if cuts:
+            return f"{where} returns {value}, its exact value: {at} skipped only branches that could not change it."
+        return f"{where} returns {value}, its exact value: nothing below it was pruned."
+
+    def no_cut_reason(self) -> str:
+        """Why a tree searched with pruning has no cut, node kind by node kind, as a sentence for a person."""
+        parts = []
+        for kind, who in (("min", "computer nodes"), ("max", "player nodes below the root")):
+            counts = [(why, self.open_nodes.get((kind, why), 0)) for why in OPEN_REASONS]
+            total = sum(n for _, n in counts)
+            if total:
+                said = "; ".join(f"{n} {_open_words(kind, why, n)}" for why, n in counts if n)
+                parts.append(f" Of its {total} {who}: {said}.")
+        rule = f"Nothing was pruned: alpha-beta prunes only when {CUT} while a node still has children to try."
+        return rule + "".join(parts)
 
 
 def trace(board: Board, depth: int, evaluate: Evaluator, *, ordering: bool, pruning: bool) -> dict[str, Any]:
     """Alpha-beta (``pruning=False``: minimax) on ``board`` to ``depth`` player moves, recorded step by step.
 
     The answer: ``{"depth", "ordering", "pruning", "value", "move", "nodes",
-    "steps", "counts": {"leaves", "nodes", "cuts"}}``; a node is ``{"id",
-    "parent", "kind" (max, min, leaf, won, lost), "label", "rows", "depth"
-    (player moves to go, counting the move that led to a board after a move,
-    as in ``reference``), "value", "bound" (exact, upper, lower; ``None`` if
-    not visited), "visited", "pruned" (``{"alpha", "beta"}`` that cut it, or
-    ``None``), "best" (the child that gave the value), "children"}``; a step
-    is ``{"node", "event" (enter, leaf, won, lost, backup, cut, return),
-    "text", ...}`` with ``alpha`` and ``beta`` (with pruning), ``value``,
-    ``child`` and ``best`` (backup), ``pruned`` and ``reason`` (cut), ``bound``
-    (return).  ``ValueError`` unless ``depth`` is 2 or 3.
+    "steps", "counts": {"leaves", "nodes", "cuts", "closed_at_last"},
+    "no_cut"}``; a node is ``{"id", "parent", "kind" (max, min, leaf, won,
+    lost), "label", "rows", "depth" (player moves to go, counting the move
+    that led to a board after a move, as in ``reference``), "value", "bound"
+    (exact, upper, lower; ``None`` if not visited), "visited", "pruned"
+    (``{"alpha", "beta"}`` that cut it, or ``None``), "best" (the child that
+    gave the value), "cuts" (cuts at or below it), "children"}``; a step is
+    ``{"node", "event" (enter, leaf, won, lost, backup, cut, return), "text",
+    ...}`` with ``alpha`` and ``beta`` (with pruning), ``value``, ``child``
+    and ``best`` (backup), ``pruned`` and ``reason`` (cut), ``bound``
+    (return).  ``no_cut`` is why nothing was pruned, when pruning was on and
+    nothing was (also said by the last step); otherwise ``None``.
+    ``ValueError`` unless ``depth`` is 2 or 3.
     """
     if depth not in DEPTHS or isinstance(depth, bool):
         raise ValueError(f"the step-by-step tree is drawn at depth 2 or 3 (player moves), got {depth!r}")
@@ -299,6 +395,10 @@ def trace(board: Board, depth: int, evaluate: Evaluator, *, ordering: bool, prun
     root = tracer.player_node(None, "this board", board, depth)
     value = tracer.visit(root, board, -INFINITY, INFINITY)
     best = root["best"]
+    no_cut = None
+    if pruning and tracer.cuts == 0 and root["kind"] == "max":
+        no_cut = tracer.no_cut_reason()
+        tracer.steps[-1]["text"] += " " + no_cut
     return {
         "depth": depth,
         "ordering": ordering,
@@ -307,7 +407,13 @@ def trace(board: Board, depth: int, evaluate: Evaluator, *, ordering: bool, prun
         "move": None if best is None else tracer.nodes[best]["label"],
         "nodes": tracer.nodes,
         "steps": tracer.steps,
-        "counts": {"leaves": tracer.leaves, "nodes": tracer.visited, "cuts": tracer.cuts},
+        "counts": {
+            "leaves": tracer.leaves,
+            "nodes": tracer.visited,
+            "cuts": tracer.cuts,
+            "closed_at_last": tracer.closed_at_last,
+        },
+        "no_cut": no_cut,
     }
 
 
@@ -316,14 +422,30 @@ def evaluator(preset: str | None = None, weights: Mapping[str, float] | None = N
     return SearchOptions(preset=preset, weights=weights).evaluator()
 
 
-def variants(board: Board, depth: int, evaluate: Evaluator, *, ordering: bool, pruning: bool) -> dict[str, Any]:
+def variants(board: Board, depth: int | None, evaluate: Evaluator, *, ordering: bool, pruning: bool) -> dict[str, Any]:
     """What the page's step-by-step view needs: the asked search's ``compact`` trace, and all four side by side.
 
     ``{"trace": compact(trace(...)), "variants": [{"ordering", "pruning",
-    "value", "move", "leaves", "nodes", "cuts"}, ...], "unreduced": {...}}``,
-    the variants with pruning first, ordering first within each, and the
-    asked search without the min-node reduction (``unreduced``).
+    "value", "move", "leaves", "nodes", "cuts", "closed_at_last"}, ...],
+    "unreduced": {...}, "search": search_counts(...), "smallest": ...}``, the
+    variants with pruning first, ordering first within each, the asked search
+    without the min-node reduction (``unreduced``) and the AI's own alpha-beta
+    at that depth (``search``).  ``depth=None`` draws the smallest of
+    ``DEPTHS`` at which alpha-beta (with the asked ordering) prunes, the
+    largest if none does; ``smallest`` then says so: ``{"skipped": [{"depth",
+    "no_cut"}, ...]}`` for each depth passed over, else ``None``.
     """
+    smallest = None
+    if depth is None:
+        skipped = []
+        for depth in DEPTHS[:-1]:
+            pruned = trace(board, depth, evaluate, ordering=ordering, pruning=True)
+            if pruned["no_cut"] is None:
+                break
+            skipped.append({"depth": depth, "no_cut": pruned["no_cut"]})
+        else:
+            depth = DEPTHS[-1]
+        smallest = {"skipped": skipped}
     asked = None
     rows = []
     for with_pruning in (True, False):
@@ -345,6 +467,36 @@ def variants(board: Board, depth: int, evaluate: Evaluator, *, ordering: bool, p
         "trace": compact(asked),
         "variants": rows,
         "unreduced": unreduced(board, depth, evaluate, ordering, pruning),
+        "search": search_counts(board, depth, evaluate),
+        "smallest": smallest,
+    }
+
+
+def search_counts(board: Board, depth: int, evaluate: Evaluator) -> dict[str, Any] | None:
+    """The AI's own alpha-beta (``alphabeta.search``) at this fixed depth: its last iteration's counts.
+
+    ``{"depth", "value", "move", "nodes", "cutoffs", "table_hits"}``, the row
+    for ``depth`` of the explorer's Iterations table when the AI searched this
+    board with this evaluation (a timed search's iterations are the fixed
+    depth's, as far as it got); ``None`` for a board without a move.  It
+    differs from the walk's counts because it counts otherwise: a cutoff
+    whenever a window closes, at a last child too (the walk's
+    ``closed_at_last``); nodes as the moves and placements tried, without the
+    root; moves and placements tried in the order of the depth before, with a
+    transposition table.
+    """
+    record = Trace()
+    result = alphabeta.search(board, evaluate, Deadline(None), depth, trace=record)
+    if result.move is None or not record.iterations:
+        return None
+    last = record.iterations[-1]
+    return {
+        "depth": last.depth,
+        "value": last.value,
+        "move": result.move,
+        "nodes": last.nodes,
+        "cutoffs": last.cutoffs,
+        "table_hits": last.table_hits,
     }
 
 
