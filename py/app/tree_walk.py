@@ -32,7 +32,7 @@ moves tiles from here.  Every other key is the page's (E, N, P, Esc, ...).
 import asyncio
 from html import escape
 
-from app.glossary import term
+from app.glossary import mark_term, term
 from app.js_guard import JsCallError, js_call
 from app.wiring import Wiring
 from game2048.board import to_rows
@@ -265,7 +265,9 @@ class TreeWalk:
             f"walked {term('node', 'node')} by node: the player (max) moves, the computer (min) places its most "
             f"{term('annoyance', 'annoying')} tiles. Watch {term('alpha', ALPHA)} and {term('beta', BETA)} "
             "travel down, values back up, and branches pruned once \u03b1 \u2265 \u03b2 "
-            f"({term('cutoff', 'a cutoff')})."
+            f"({term('cutoff', 'a cutoff')}). A value marked \u2264 is an {term('upper-bound', 'upper bound')}, "
+            f"\u2265 a {term('lower-bound', 'lower bound')}: what a cut left known; a {term('leaf', 'leaf')} is "
+            f"scored by the {term('evaluation', 'evaluation')}."
         )
         options = el("div", "tw-options")
         self.build_button = el(
@@ -519,12 +521,13 @@ class TreeWalk:
             el("caption", "", f"Leaves, nodes and cuts of this tree at depth {trace['depth']}: each search run once")
         )
         head = el("tr")
-        head.append(
-            el("th", "", "Search", scope="col"),
-            el("th", "", "Leaves", scope="col"),
-            el("th", "", "Nodes", scope="col"),
-            el("th", "", "Cuts", scope="col"),
-        )
+        head.append(el("th", "", "Search", scope="col"))
+        for text, key in (("Leaves", "leaf"), ("Nodes", "node"), ("Cuts", "cutoff")):
+            cell = el("th", "", scope="col")
+            word = el("span", "", text)
+            mark_term(word, key)
+            cell.appendChild(word)
+            head.appendChild(cell)
         self.counts.appendChild(head)
         by_switches = {(v["ordering"], v["pruning"]): v for v in self.variants}
         shown = (trace["ordering"], trace["pruning"])
