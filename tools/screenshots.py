@@ -117,8 +117,17 @@ def expectimax_explained(browser, base_url: str, preset: str) -> None:
     page.focus("#ai-think")
     page.keyboard.press("End")  # 2 s: the explanation's expectations fit whatever the machine
     page.focus("#board")
-    page.keyboard.press("i")
-    page.wait_for_selector("#explorer-decision[data-explained]", timeout=60_000)
+    for hint in range(1, 9):  # a position where one move beats the other (not two mirror images worth the same)
+        page.keyboard.press("i")
+        page.wait_for_function(
+            "n => Number(document.getElementById('explorer-decision').dataset.explained || 0) >= n",
+            arg=hint,
+            timeout=60_000,
+        )
+        if "decides most" in (page.text_content("#explorer-why") or ""):
+            break
+        page.keyboard.press(MOVES[hint % len(MOVES)])
+        page.wait_for_selector('#board[data-settled="true"]')
     page.locator("#explorer-decision").screenshot(path=str(OUT / f"explorer-{preset}.png"))
     context.close()
 
