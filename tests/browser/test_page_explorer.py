@@ -253,23 +253,24 @@ def test_the_explorer_says_why_in_words_and_numbers_and_its_words_explain_themse
 
 
 def test_expectimax_is_shown_as_itself(open_page):
-    run = open_page("seed=41", viewport={"width": 1280, "height": 800})
-    page = run.page
-    wait_ai_ready(page)
-    page.select_option("#ai-algorithm", "expectimax")
-    assert "plays with its own evaluation preset, rows (it was classic)" in page.text_content("#ai-status")
-    root, move = _explorer_after_an_ai_step(page)
-    assert root[move]["value"].startswith("best")
-    others = [e["value"] for m, e in root.items() if m != move and "illegal" not in e["cls"]]
-    assert others and all(v.startswith("\u2212") or v.startswith("best") for v in others)  # behind the best
-    assert page.locator("#explorer-chance td.heat").count() > 0  # the chance node, each empty cell's 2 and 4
-    assert page.locator("#explorer-heat").count() == 0  # not the min-node reduction expectimax does not use
-    assert "0.9/" in page.text_content("#explorer-chance-note")
-    # Its line follows a typical tile, a 2 (the likeliest), and says so: never the worst one.
-    assert "each tile is a 2, the likeliest" in page.text_content("#explorer-pv-note")
-    placed = page.eval_on_selector_all("#explorer-pv .pv-ply.place .pv-label", "els => els.map(e => e.textContent)")
-    assert placed and all(label.split(". ", 1)[1].startswith("2 at ") for label in placed), placed
-    assert run.errors == []
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        run = open_page("seed=41", viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        page.select_option("#ai-algorithm", "expectimax")
+        assert "plays with its own evaluation preset, rows (it was classic)" in page.text_content("#ai-status")
+        root, move = _explorer_after_an_ai_step(page)
+        assert root[move]["value"].startswith("best")
+        others = [e["value"] for m, e in root.items() if m != move and "illegal" not in e["cls"]]
+        assert others and all(v.startswith("\u2212") or v.startswith("best") for v in others)  # behind the best
+        assert page.locator("#explorer-chance td.heat").count() > 0  # the chance node, each empty cell's 2 and 4
+        assert page.locator("#explorer-heat").count() == 0  # not the min-node reduction expectimax does not use
+        assert "0.9/" in page.text_content("#explorer-chance-note")
+        # Its line follows a typical tile, a 2 (the likeliest), and says so: never the worst one.
+        assert "each tile is a 2, the likeliest" in page.text_content("#explorer-pv-note")
+        placed = page.eval_on_selector_all("#explorer-pv .pv-ply.place .pv-label", "els => els.map(e => e.textContent)")
+        assert placed and all(label.split(". ", 1)[1].startswith("2 at ") for label in placed), placed
+        assert run.errors == []
 
 
 def _bar_widths(page) -> dict[str, float]:

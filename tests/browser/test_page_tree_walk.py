@@ -193,8 +193,9 @@ OPENING = POSITIONS[0].board
 """An early board, with room for a few AI moves."""
 
 
-def test_a_walk_to_the_end_says_cut_only_where_it_prunes_and_draws_every_cut(open_page):
-    run = _open(open_page, rows=B.to_rows(QUIET), viewport=SIZES["laptop"])
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_a_walk_to_the_end_says_cut_only_where_it_prunes_and_draws_every_cut(open_page, size):
+    run = _open(open_page, rows=B.to_rows(QUIET), viewport=SIZES[size])
     page = run.page
     _build(page)
     expected = stepwise.variants(QUIET, None, stepwise.evaluator(), ordering=True, pruning=True)
@@ -262,8 +263,9 @@ def test_the_current_node_and_its_sentence_stay_in_view_at_every_step(open_page,
     assert run.errors == []
 
 
-def test_the_walk_follows_the_explained_board_once_the_ai_is_idle(open_page):
-    run = _open(open_page, rows=B.to_rows(OPENING), viewport=SIZES["laptop"])
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_the_walk_follows_the_explained_board_once_the_ai_is_idle(open_page, size):
+    run = _open(open_page, rows=B.to_rows(OPENING), viewport=SIZES[size])
     page = run.page
     _build(page)
     assert _rows_of(page.get_attribute("#tree-walk", "data-root")) == B.to_rows(OPENING)
@@ -307,8 +309,9 @@ def test_the_walk_follows_the_explained_board_once_the_ai_is_idle(open_page):
     assert run.errors == []
 
 
-def test_with_expectimax_chosen_the_walk_says_it_shows_alpha_beta_and_why(open_page):
-    run = _open(open_page, viewport=SIZES["phone"])
+@pytest.mark.parametrize("size", ["laptop", "phone"])
+def test_with_expectimax_chosen_the_walk_says_it_shows_alpha_beta_and_why(open_page, size):
+    run = _open(open_page, viewport=SIZES[size])
     page = run.page
     page.select_option("#ai-algorithm", "expectimax")
     assert page.is_visible("#tw-algorithm")  # said before any tree too
