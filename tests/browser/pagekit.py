@@ -115,3 +115,13 @@ def wait_decisions(page: Any, at_least: int, timeout_ms: int = 30_000) -> None:
     page.wait_for_function(
         "n => Number(document.getElementById('ai-readout').dataset.decisions) >= n", arg=at_least, timeout=timeout_ms
     )
+
+
+def choose_learned(page: Any, algorithm: str = "expectimax") -> None:
+    """Choose ``algorithm`` and the learned preset as a person does, and wait until the network is in."""
+    page.select_option("#ai-algorithm", algorithm)
+    page.click("#weights-panel summary")
+    page.select_option("#ai-preset", "learned")
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+    )

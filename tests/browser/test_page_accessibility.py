@@ -13,6 +13,7 @@ import json
 import pytest
 from conftest import ROOT
 from pagekit import (
+    choose_learned,
     heard,
     listen_to_live_region,
     live_region_lines,
@@ -100,12 +101,7 @@ def test_the_learned_network_in_the_explorer_with_its_patterns_drawn_has_no_axe_
     run = open_page("seed=4", viewport={"width": 1280, "height": 800})
     page = run.page
     wait_ai_ready(page)
-    page.select_option("#ai-algorithm", "expectimax")
-    page.click("#weights-panel summary")
-    page.select_option("#ai-preset", "learned")
-    page.wait_for_function(
-        "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
-    )
+    choose_learned(page)
     page.keyboard.press("e")
     page.keyboard.press("i")
     wait_decisions(page, 1)

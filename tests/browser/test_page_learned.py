@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pagekit import wait_ai_ready, wait_decisions
+from pagekit import choose_learned, wait_ai_ready, wait_decisions
 
 ROOT = Path(__file__).resolve().parents[2]
 NETWORK = (ROOT / "networks" / "4x6.ntn").read_bytes()
@@ -108,12 +108,7 @@ def test_the_learned_network_is_drawn_where_it_is_named_and_its_words_are_explai
         run = open_page("seed=5", viewport=viewport)
         page = run.page
         wait_ai_ready(page)
-        page.select_option("#ai-algorithm", "expectimax")
-        page.click("#weights-panel summary")
-        page.select_option("#ai-preset", "learned")
-        page.wait_for_function(
-            "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
-        )
+        choose_learned(page)
         # The preset's one slider says what it changes.
         assert "scales what the patterns add" in page.text_content("#ai-weights-note")
         assert "network" in page.get_attribute("#ai-weights .weight-name", "data-tip")
