@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -18,7 +19,7 @@ from game2048.lab import cli
 from game2048.lab.config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from game2048.lab.experiments import feature_configs, run_compare, run_features
 from game2048.lab.play import play_game, play_games
-from game2048.lab.progress import Progress
+from game2048.lab.progress import Progress, progress_tiles
 from game2048.lab.records import to_json
 from game2048.lab.summary import summarize
 from game2048.search import best_move
@@ -232,16 +233,47 @@ def test_run_prints_progress_on_stderr(capsys):
 
 def test_progress_in_a_log_is_one_plain_line_per_finished_game():
     log = io.StringIO()
-    bar = Progress(2, label="expectimax:rows[empty_weight=300]", stream=log)
+    bar = Progress(2, label="expectimax:rows[empty_weight=300]", stream=log, tiles=(256, 512))
     bar.moves(1, 20)
-    bar.game_done(1, 30)
+    bar.game_done(1, 30, 512)
     bar.moves(2, 20)
-    bar.game_done(2, 40)
+    bar.game_done(2, 40, 256)
     bar.close()
-    assert log.getvalue().splitlines() == [
-        "expectimax:rows[empty_weight=300]: 1/2 games, 30 moves, 0:00:00 elapsed, -:--:-- left",
-        "expectimax:rows[empty_weight=300]: 2/2 games, 70 moves, 0:00:00 elapsed, 0:00:00 left",
-    ]
+    speed = r"[\d,]+ moves/s"  # moves over the bar's time so far: measured
+    lines = log.getvalue().splitlines()
+    assert len(lines) == 2
+    assert re.fullmatch(
+        rf"expectimax:rows\[empty_weight=300\]: 1/2 games, 30 moves, {speed}, 256 100%, 512 100%, "
+        r"0:00:00 elapsed, -:--:-- left",
+        lines[0],
+    )
+    assert re.fullmatch(
+        rf"expectimax:rows\[empty_weight=300\]: 2/2 games, 70 moves, {speed}, 256 100%, 512 50%, "
+        r"0:00:00 elapsed, 0:00:00 left",
+        lines[1],
+    )
+
+
+def test_progress_on_a_cluster_counts_the_workers_and_says_a_lost_one():
+    log = io.StringIO()
+    bar = Progress(2, stream=log, tiles=(2048,))
+    bar.workers(2)
+    bar.note("tcp://127.0.0.1:1 left the cluster during the game of seed(s) 1: played again on another worker")
+    bar.workers(1)
+    bar.game_done(1, 30, 64)
+    bar.close()
+    lines = log.getvalue().splitlines()
+    assert lines[0].startswith("0/2 games, 0 moves, ") and lines[0].endswith(
+        ", 2048 –, 2 workers, 0:00:00 elapsed, -:--:-- left"
+    )
+    assert lines[1].startswith("tcp://127.0.0.1:1 left the cluster")
+    assert ", 1 worker, " in lines[2] and ", 2048 0%, 1 worker, " in lines[3]
+
+
+def test_progress_shows_the_rates_of_the_last_tiles_up_to_the_stop_tile():
+    assert progress_tiles(2048) == (512, 1024, 2048)
+    assert progress_tiles(0) == (8192, 16384, 32768)
+    assert progress_tiles(64) == ()
 
 
 def test_feature_configs_put_weight_one_on_each_feature():

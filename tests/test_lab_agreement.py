@@ -41,7 +41,7 @@ def test_the_command_prints_the_table(capsys):
         == 0
     )
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0] == "positions from 1 game, seed 7, 1 process(es)"
+    assert printed[0] == "positions from 1 game, seed 7, in this process"
     assert printed[1].endswith("positions; reference: depth 2, exact")
     labels = [line.split("  ")[0] for line in printed[4:]]
     assert labels == ["5 ms", "5 ms, reductions", "depth 1", "depth 2"]

@@ -21,7 +21,9 @@ def _seeds_in(path) -> list[int]:
 def _without_timing(printed: str) -> str:
     """The per-game table and reach lines (think times are rounded to 0.01 ms on disk)."""
     return "\n".join(
-        line for line in printed.splitlines() if not line.startswith(("think ms", "games:", "games written"))
+        line
+        for line in printed.splitlines()
+        if not line.startswith(("think ms", "games:", "games written")) and "games per minute" not in line
     )
 
 
@@ -165,7 +167,7 @@ def test_summary_prints_what_run_printed(tmp_path, capsys):
 
 def test_a_run_of_one_game_says_so_in_the_singular(capsys):
     assert cli.main(RUN + ["--seeds", "5"]) == 0
-    assert capsys.readouterr().out.splitlines()[0].endswith("1 game, seed 5, 1 process(es)")
+    assert capsys.readouterr().out.splitlines()[0].endswith("1 game, seed 5, in this process")
 
 
 def test_summary_of_a_missing_file_is_a_message(tmp_path, capsys):

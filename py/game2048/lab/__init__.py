@@ -7,8 +7,11 @@ needs numpy, matplotlib or rich lives here; ``pyscript.toml`` leaves this packag
 out of the page.
 
 Modules, one job each: ``config`` (what to play, parsed from the command
-line), ``play`` (one game; many games on all cores with a progress bar),
-``progress`` (the progress bar), ``summary`` (numpy statistics and text tables),
-``charts`` (matplotlib PNGs), ``experiments`` (the ``features`` and ``compare`` runs),
-``cli`` (the command line).
+line), ``play`` (one game; many games as Dask tasks with a progress bar),
+``cluster`` (the Dask cluster: local, or a scheduler's address), ``tasks``
+(tasks taken as they finish, with reports and lost workers), ``progress``
+(the progress bar), ``summary`` (numpy statistics and text tables), ``charts``
+(matplotlib PNGs), ``experiments`` (the ``features`` and ``compare`` runs),
+``sweep`` (training runs as tasks), ``compare_runs`` and ``welch`` (training
+runs side by side, Welch's t-test), ``cli`` (the command line).
 """

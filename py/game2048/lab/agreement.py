@@ -21,8 +21,9 @@ from typing import Any
 from ..board import Board, max_rank
 from ..game import Game
 from ..search import best_move
-from .play import pool_context
+from .cluster import Cluster
 from .summary import text_table
+from .tasks import TaskBatch
 
 POSITION_DEPTH = 5
 """The fixed depth that plays the games the positions come from."""
@@ -75,26 +76,33 @@ def _choose(args: tuple[Searcher, Board]) -> tuple[str, int]:
     return searcher.move(board)
 
 
-def _map(function: Callable[[Any], Any], items: Sequence[Any], jobs: int) -> list[Any]:
-    """``map`` on ``jobs`` processes, as the lab's games are played (``play.pool_context``)."""
-    if jobs == 1:
+def _map(function: Callable[[Any], Any], items: Sequence[Any], cluster: Cluster | None) -> list[Any]:
+    """``map``: each item a task on ``cluster`` (as the lab's games are played), or here in turn without one."""
+    if cluster is None:
         return [function(item) for item in items]
-    with pool_context().Pool(jobs) as pool:
-        mapped: list[Any] = pool.map(function, items, chunksize=4)
+    mapped: list[Any] = [None] * len(items)
+    with TaskBatch(cluster, function.__name__.strip("_")) as batch:
+        for index, item in enumerate(items):
+            batch.submit(index, function, item)
+        for index, result in batch.results(on_report=lambda _: None):
+            mapped[index] = result
     return mapped
 
 
 def measure(
-    seeds: Sequence[int], reference_depth: int, searchers: Sequence[Searcher], jobs: int = 1
+    seeds: Sequence[int], reference_depth: int, searchers: Sequence[Searcher], cluster: Cluster | None = None
 ) -> tuple[int, list[list[str]]]:
-    """(number of positions, one table row per searcher: label, agreement, depth median and mean)."""
-    boards = [board for seed in seeds for board in sample_positions(seed)]
+    """(number of positions, one table row per searcher: label, agreement, depth median and mean).
+
+    The positions' games and every search are tasks on ``cluster`` when given.
+    """
+    boards = [board for found in _map(sample_positions, seeds, cluster) for board in found]
     if not boards:
         raise ValueError(f"seeds {list(seeds)} gave no position from move {FROM_MOVE} on; give more seeds")
-    references = _map(_reference, [(board, reference_depth) for board in boards], jobs)
+    references = _map(_reference, [(board, reference_depth) for board in boards], cluster)
     rows = []
     for searcher in searchers:
-        chosen = _map(_choose, [(searcher, board) for board in boards], jobs)
+        chosen = _map(_choose, [(searcher, board) for board in boards], cluster)
         agree = sum(move == reference for (move, _), reference in zip(chosen, references))
         depths = [depth for _, depth in chosen]
         rows.append(

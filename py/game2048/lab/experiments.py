@@ -25,6 +25,7 @@ from typing import Any
 
 from ..evaluation import presets
 from . import charts
+from .cluster import Cluster
 from .config import FEATURE_WEIGHTS, PlayConfig
 from .play import play_games
 from .records import to_json
@@ -56,14 +57,22 @@ def _command_line() -> str:
 
 
 def run_features(
-    base: PlayConfig, seeds: Sequence[int], folder: Path, jobs: int | None, progress: bool = True
+    base: PlayConfig,
+    seeds: Sequence[int],
+    folder: Path,
+    jobs: int | None,
+    progress: bool = True,
+    cluster: Cluster | None = None,
 ) -> list[tuple[str, dict[str, Any]]]:
-    """Play the single-feature experiment and write ``report.md``, two PNGs and ``games.jsonl`` into ``folder``."""
+    """Play the single-feature experiment and write ``report.md``, two PNGs and ``games.jsonl`` into ``folder``.
+
+    The games go to ``cluster`` when given, else as ``play_games`` plays them with ``jobs``.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     configs = feature_configs(base)
     results = []
     for label, config in configs:
-        records = play_games(seeds, config, jobs=jobs, progress=progress, label=label)
+        records = play_games(seeds, config, jobs=jobs, progress=progress, label=label, cluster=cluster)
         results.append((label, config, records))
     summaries = [(label, summarize(records)) for label, _, records in results]
     max_png = charts.max_tile_distribution(
@@ -131,13 +140,22 @@ def run_features(
 
 
 def run_compare(
-    configs: Sequence[PlayConfig], seeds: Sequence[int], folder: Path | None, jobs: int | None, progress: bool = True
+    configs: Sequence[PlayConfig],
+    seeds: Sequence[int],
+    folder: Path | None,
+    jobs: int | None,
+    progress: bool = True,
+    cluster: Cluster | None = None,
 ) -> tuple[list[str], list[dict[str, Any]], list[list[str]]]:
-    """Play every configuration over the same seeds; with ``folder``, write the report and chart there."""
+    """Play every configuration over the same seeds (on ``cluster`` when given); with ``folder``, write the report
+    and chart there."""
     labels = [c.label() for c in configs]
     if len(set(labels)) != len(labels):
         raise ValueError(f"the configurations must differ, got {labels}")
-    all_records = [play_games(seeds, c, jobs=jobs, progress=progress, label=label) for c, label in zip(configs, labels)]
+    all_records = [
+        play_games(seeds, c, jobs=jobs, progress=progress, label=label, cluster=cluster)
+        for c, label in zip(configs, labels)
+    ]
     summaries = [summarize(r) for r in all_records]
     rows = compare_rows(labels, summaries)
     if folder is not None:

@@ -12,16 +12,15 @@ At a fixed depth the search is deterministic and so is the game (the seed fixes
 every spawn), which is what makes a lab run reproducible; at a think time the
 depth reached depends on the machine and its load.
 
-A batch uses a process pool (CPython's searches are single-threaded); workers
-report their move counts through a queue so the bar moves inside long games.
-Records come back in seed order, whatever order the games finished in.
+A batch of games is a batch of Dask tasks (``cluster``, ``tasks``), one per seed,
+on single-threaded workers (CPython's searches hold the GIL); games report their
+move counts on the way so the bar moves inside long games.  Records come back in
+seed order, whatever order the games finished in, and the same games as in one
+process: a game depends on its seed and configuration alone.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import queue as queue_module
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -32,8 +31,10 @@ from ..board import max_rank, rank_of
 from ..game import Game
 from ..game_record import GameRecord, decision
 from ..search import decide
+from .cluster import Cluster, ClusterOptions, open_cluster
 from .config import PlayConfig
-from .progress import Progress
+from .progress import Progress, progress_tiles
+from .tasks import TaskBatch, reporter
 
 REPORT_EVERY = 20
 """Moves between progress reports from inside a game."""
@@ -97,29 +98,11 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
     }
 
 
-_worker_queue: Any = None
-
-
-def _init_worker(q: Any) -> None:
-    global _worker_queue
-    _worker_queue = q
-
-
-def _report_to_queue(seed: int, moves: int) -> None:
-    _worker_queue.put((seed, moves))
-
-
-def _play_in_worker(seed: int, config: PlayConfig) -> Record:
-    return play_game(seed, config, _report_to_queue)
-
-
-def pool_context() -> Any:
-    """Forked workers where the platform can fork: they inherit the tables the parent built instead of building them."""
-    return multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-
-
-def default_jobs() -> int:
-    return os.cpu_count() or 1
+def play_task(seed: int, config: PlayConfig, topic: str) -> Record:
+    """One game as a Dask task: the worker's tables built first (not in the first move's time), moves reported."""
+    config.check()
+    report = reporter(topic)
+    return play_game(seed, config, lambda seed, moves: report([seed, moves]))
 
 
 def play_games(
@@ -129,50 +112,66 @@ def play_games(
     progress: bool = True,
     label: str = "",
     on_record: Callable[[Record], None] | None = None,
+    cluster: Cluster | None = None,
 ) -> list[Record]:
-    """Play one game per seed, on ``jobs`` processes (default: every core); records in seed order.
+    """Play one game per seed; records in seed order.
 
-    ``on_record`` is called with each record as soon as its game ends (in the
-    order games end), so a caller can save it before the batch is over.
+    On ``cluster`` when given; else in this process when ``jobs`` is 1 or there is one seed, else on a local
+    cluster of ``jobs`` workers (default: every core) started for the batch.  ``on_record`` is called with
+    each record as soon as its game ends (in the order games end), so a caller can save it at once.
     """
-    config.check()  # fails fast, and builds the tables before the workers fork
-    jobs = default_jobs() if jobs is None else jobs
-    if jobs < 1:
-        raise ValueError(f"jobs must be at least 1, got {jobs}")
-    bar = Progress(len(seeds), label=label, enabled=progress)
+    config.check()  # fails fast, before a cluster starts
+    options = ClusterOptions(jobs=jobs)
+    if cluster is None and not options.in_process(len(seeds)):
+        with open_cluster(options) as local:
+            return play_games(seeds, config, progress=progress, label=label, on_record=on_record, cluster=local)
+    bar = Progress(len(seeds), label=label, enabled=progress, tiles=progress_tiles(config.stop_tile))
     try:
-        if jobs == 1 or len(seeds) == 1:
+        if cluster is None:
             records = []
             for seed in seeds:
                 record = play_game(seed, config, bar.moves)
-                bar.game_done(seed, record["moves"])
+                bar.game_done(seed, record["moves"], record["max_tile"])
                 if on_record is not None:
                     on_record(record)
                 records.append(record)
             return records
-        return _play_in_pool(seeds, config, min(jobs, len(seeds)), bar, on_record)
+        return _play_on_cluster(seeds, config, cluster, bar, on_record)
     finally:
         bar.close()
 
 
-def _play_in_pool(
-    seeds: Sequence[int], config: PlayConfig, jobs: int, bar: Progress, on_record: Callable[[Record], None] | None
+def _play_on_cluster(
+    seeds: Sequence[int],
+    config: PlayConfig,
+    cluster: Cluster,
+    bar: Progress,
+    on_record: Callable[[Record], None] | None,
 ) -> list[Record]:
-    ctx = pool_context()
-    q = ctx.Queue()
-    with ctx.Pool(jobs, initializer=_init_worker, initargs=(q,)) as pool:
-        pending = [pool.apply_async(_play_in_worker, (seed, config)) for seed in seeds]
-        done: dict[int, Record] = {}
-        while len(done) < len(pending):
-            try:
-                seed, moves = q.get(timeout=0.25)
-                bar.moves(seed, moves)
-            except queue_module.Empty:
-                pass
-            for i, task in enumerate(pending):
-                if i not in done and task.ready():
-                    done[i] = task.get()  # re-raises a worker's exception here, with its message
-                    bar.game_done(seeds[i], done[i]["moves"])
-                    if on_record is not None:
-                        on_record(done[i])
-        return [done[i] for i in range(len(pending))]
+    """Each seed a task; records taken (and passed to ``on_record``) as games end, returned in seed order."""
+    bar.workers(cluster.workers())
+    shared = sorted(address for address, threads in cluster.client.nthreads().items() if threads > 1)
+    if shared:  # a search holds the GIL: games in threads of one process take turns on one core
+        bar.note(
+            f"{', '.join(shared)}: several threads per worker process play their games on one core in turns; "
+            "start game workers with --nthreads 1"
+        )
+    done: dict[int, Record] = {}
+    with TaskBatch(cluster, "game") as batch:
+        for seed in seeds:
+            batch.submit(seed, play_task, seed, config, batch.topic)
+        for _, record in batch.results(
+            on_report=lambda message: bar.moves(*message),
+            on_lost=lambda worker, held: bar.note(_lost(worker, held)),
+            on_tick=lambda: bar.workers(cluster.workers()),
+        ):
+            done[record["seed"]] = record
+            bar.game_done(record["seed"], record["moves"], record["max_tile"])
+            if on_record is not None:
+                on_record(record)
+    return [done[seed] for seed in seeds]
+
+
+def _lost(worker: str, seeds: Sequence[Any]) -> str:
+    which = ", ".join(map(str, sorted(seeds)))
+    return f"{worker} left the cluster during the game of seed(s) {which}: played again on another worker"

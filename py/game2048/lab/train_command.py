@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from dataclasses import replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,9 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from ..evaluation.ntuple_shapes import SHAPES, Shape, parse_shape
+from .cluster import add_cluster_arguments, cluster_options, default_jobs
+from .compare_runs import GREEDY_GAMES
+from .config import parse_seeds
 from .ntuple_export import dequantized, quantize, write
 from .ntuple_train import TILES, TrainOptions, TrainState, greedy_games, load_checkpoint, train
 from .progress import LOG_EVERY_S, LOG_WIDTH
@@ -37,8 +41,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help=f"network shape: {', '.join(SHAPES)}, or tuples of cells '0,1,2,3;4,5,6,7/15' (default {DEFAULTS.shape})",
     )
     parser.add_argument("--games", type=int, default=DEFAULTS.games, help=f"training games (default {DEFAULTS.games})")
-    parser.add_argument("--alpha", type=float, default=DEFAULTS.alpha, help=f"learning rate (default {DEFAULTS.alpha})")
-    parser.add_argument("--seed", type=int, default=DEFAULTS.seed, help="the run's seed (default 1)")
+    parser.add_argument(
+        "--alpha",
+        default=f"{DEFAULTS.alpha:g}",
+        help=f"learning rate (default {DEFAULTS.alpha:g}); several, 0.0025,0.001, make a sweep: a run of each",
+    )
+    seeds = parser.add_mutually_exclusive_group()
+    seeds.add_argument("--seed", type=int, default=DEFAULTS.seed, help="the run's seed (default 1)")
+    seeds.add_argument(
+        "--seeds", help="a sweep: one run per seed, e.g. 1-8 or 1,2,5, each in its own folder under --out"
+    )
     parser.add_argument(
         "--block", type=int, default=DEFAULTS.block, help=f"games per point of the curve (default {DEFAULTS.block})"
     )
@@ -69,13 +81,28 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument(
         "--lambda",
         dest="lam",
-        type=float,
         default=None,
-        help="learn each episode at its end, backwards, by TD(lambda), 0 to 1 (default: TD(0) after every move)",
+        help="learn each episode at its end, backwards, by TD(lambda), 0 to 1 (default: TD(0) after every move); "
+        "several, 0,0.5, make a sweep",
     )
-    parser.add_argument("--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart")
-    parser.add_argument("--resume", action="store_true", help="go on from the checkpoint in --out")
+    parser.add_argument(
+        "--out", type=Path, required=True, help="the run's folder: checkpoint, curve, chart (a sweep's: its runs')"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="go on from the checkpoint in --out (a sweep: each run's)"
+    )
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+    parser.add_argument(
+        "--greedy-games",
+        type=int,
+        default=GREEDY_GAMES,
+        help=f"a sweep's greedy games at the end of each run, for compare-runs (default {GREEDY_GAMES}; 0: none)",
+    )
+    add_cluster_arguments(
+        parser,
+        f"cores of a sweep's local cluster (default: every core, {default_jobs()}): a worker, and a run at a time, "
+        "per --threads of them; 1 trains the runs one after another in this process, without Dask",
+    )
     export = sub.add_parser("export", help="a trained run's network as the file the page downloads, with its manifest")
     export.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
     export.add_argument("--out", type=Path, required=True, help="the network file to write, e.g. networks/4x6.ntn")
@@ -201,21 +228,47 @@ class TrainProgress:
         self.bar.stop()
 
 
+def parse_values(text: str | None, flag: str) -> list[float]:
+    """``0.0025,0.001`` → ``[0.0025, 0.001]`` (``--alpha``, ``--lambda``); None → ``[]``."""
+    try:
+        values = [float(part) for part in (text or "").split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"{flag} is a number or numbers such as 0.0025,0.001; got {text!r}") from None
+    if text is not None and not values:
+        raise ValueError(f"{flag} names no value")
+    return list(dict.fromkeys(values))
+
+
 def run(args: argparse.Namespace) -> None:
-    """Train as ``args`` say, print where the run stands, draw its curve."""
+    """Train as ``args`` say, print where the run stands, draw its curve; a sweep (``sweep``) when asked for."""
+    alphas = parse_values(args.alpha, "--alpha")
+    lambdas: list[float | None] = [*parse_values(args.lam, "--lambda")] or [None]
+    seeds = parse_seeds(args.seeds, None, 0) if args.seeds else [args.seed]
     options = TrainOptions(
         shape=args.shape,
         games=args.games,
-        alpha=args.alpha,
-        seed=args.seed,
+        alpha=alphas[0],
+        seed=seeds[0],
         block=args.block,
         checkpoint_s=args.checkpoint_s,
         threads=args.threads,
         init=args.init,
         restart=args.restart,
         coherence=args.coherence,
-        lam=args.lam,
+        lam=lambdas[0],
     )
+    if args.seeds or len(alphas) > 1 or len(lambdas) > 1 or args.scheduler:
+        from .sweep import run_sweep, sweep_runs
+
+        if args.greedy_games < 0:
+            raise ValueError(f"--greedy-games is 0 or more, got {args.greedy_games}")
+        runs = sweep_runs(options, seeds, alphas, lambdas, named_seeds=bool(args.seeds))
+        where = cluster_options(args, cpus_per_worker=options.threads)
+        if where.scheduler is None:  # a local worker per --threads cores of --jobs
+            where = replace(where, jobs=max(1, where.workers // options.threads))
+        print(f"a sweep of {len(runs)} training runs of {parse_shape(options.shape).describe()} into {args.out}")
+        run_sweep(runs, args.out, args.resume, args.greedy_games, where, not args.no_progress)
+        return
     shape = parse_shape(options.shape)
     print(
         f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}"
