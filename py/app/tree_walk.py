@@ -522,10 +522,10 @@ class TreeWalk:
         )
         head = el("tr")
         head.append(el("th", "", "Search", scope="col"))
-        for text, key in (("Leaves", "leaf"), ("Nodes", "node"), ("Cuts", "cutoff")):
+        for text, entry in (("Leaves", "leaf"), ("Nodes", "node"), ("Cuts", "cutoff")):
             cell = el("th", "", scope="col")
             word = el("span", "", text)
-            mark_term(word, key)
+            mark_term(word, entry)
             cell.appendChild(word)
             head.appendChild(cell)
         self.counts.appendChild(head)
