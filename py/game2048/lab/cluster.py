@@ -33,6 +33,18 @@ CONNECT_TIMEOUT_S = 5.0
 """How long a command tries to reach ``--scheduler`` before it says it cannot."""
 CPU = "CPU"
 """The worker resource a task that runs several threads asks for (``dask worker --resources CPU=N``)."""
+QUIET_CONFIG = {
+    "distributed.admin.tick.interval": "1s",
+    "distributed.admin.system-monitor.interval": "2s",
+    "distributed.worker.profile.enabled": False,
+    "distributed.worker.memory.monitor-interval": "1s",
+    "distributed.scheduler.work-stealing": False,
+}
+"""Dask settings the local cluster starts with: its scheduler, nannies and workers wake less often.  By default
+each wakes every 20 ms to watch its event loop, samples its tasks' stacks for a profile, watches memory every
+100 ms and balances work every 100 ms: on 2 cores, CPU taken from the games (and the GIL from a game's thread).
+Games are queued on the scheduler and given out as workers free up, so no work needs stealing.  A real
+cluster's processes take the same settings from ``~/.config/dask/distributed.yaml`` (CONTRIBUTING.md)."""
 LOCAL_HOST = "127.0.0.1"
 """Where the local cluster's scheduler, workers and (when asked) dashboard listen: this machine only."""
 
@@ -103,13 +115,14 @@ def open_cluster(options: ClusterOptions) -> Iterator[Cluster]:
 
     The client is closed on the way out in either case; a remote scheduler and its workers go on.
     """
+    import dask
     from distributed import Client, LocalCluster
 
     if options.dashboard and options.scheduler is None and importlib.util.find_spec("bokeh") is None:
         raise ClusterError("Dask's dashboard needs bokeh, which the lab does not install: pip install 'bokeh>=3.1'")
     started = time.perf_counter()
     if options.scheduler is None:
-        with _quiet("distributed"), _workers_ignore_interrupts():
+        with _quiet("distributed"), _workers_ignore_interrupts(), dask.config.set(QUIET_CONFIG):
             local = LocalCluster(
                 n_workers=options.workers,
                 threads_per_worker=1,
