@@ -17,7 +17,14 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    ProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 from rich.progress import Progress as RichProgress
 
 from .summary import REACH_TILES
@@ -36,6 +43,21 @@ def progress_tiles(stop_tile: int) -> tuple[int, ...]:
     """The tiles whose rates a batch's line shows: the last few up to the stop tile (the last few of all without)."""
     reachable = [tile for tile in REACH_TILES if not stop_tile or tile <= stop_tile]
     return tuple(reachable[-SHOWN_TILES:])
+
+
+def line_columns(interactive: bool, *middle: ProgressColumn) -> list[ProgressColumn]:
+    """A lab progress line's columns: a bar on a terminal, ``middle``, then the time elapsed and left.
+
+    The one shape of the games', the training's and the sweeps' lines.
+    """
+    return [
+        *([BarColumn(bar_width=24)] if interactive else []),
+        *middle,
+        TimeElapsedColumn(),
+        TextColumn("elapsed,"),
+        TimeRemainingColumn(),
+        TextColumn("left"),
+    ]
 
 
 class Progress:
@@ -57,13 +79,11 @@ class Progress:
             self.console.width = LOG_WIDTH
         self.bar = RichProgress(
             *([TextColumn("{task.description}:", markup=False)] if label else []),  # a label such as rows[w=1]
-            *([BarColumn(bar_width=24)] if self.interactive else []),
-            MofNCompleteColumn(),
-            TextColumn("games, {task.fields[moves]} moves, {task.fields[speed]} moves/s,{task.fields[extra]}"),
-            TimeElapsedColumn(),
-            TextColumn("elapsed,"),
-            TimeRemainingColumn(),
-            TextColumn("left"),
+            *line_columns(
+                self.interactive,
+                MofNCompleteColumn(),
+                TextColumn("games, {task.fields[moves]} moves, {task.fields[speed]} moves/s,{task.fields[extra]}"),
+            ),
             console=self.console,
             auto_refresh=False,
             disable=not (enabled and self.interactive),

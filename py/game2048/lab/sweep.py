@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import Progress, TextColumn
 
 from .cluster import CPU, Cluster, ClusterError, ClusterOptions, cluster_for
 from .compare_runs import GREEDY_FILE, report, write_greedy
 from .ntuple_train import CHECKPOINT, TrainError, TrainOptions, TrainState, train
-from .progress import LOG_EVERY_S, LOG_WIDTH
+from .progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 from .tasks import TaskBatch, reporter
 
 
@@ -167,13 +167,11 @@ class SweepProgress:
         self.done = 0
         self.alive = ""
         self.bar = Progress(
-            *([BarColumn(bar_width=24)] if self.interactive else []),
-            TextColumn("{task.fields[runs]} runs, {task.completed:,.0f} of {task.total:,.0f} games,"),
-            TextColumn("{task.fields[speed]} moves/s,{task.fields[alive]}"),
-            TimeElapsedColumn(),
-            TextColumn("elapsed,"),
-            TimeRemainingColumn(),
-            TextColumn("left"),
+            *line_columns(
+                self.interactive,
+                TextColumn("{task.fields[runs]} runs, {task.completed:,.0f} of {task.total:,.0f} games,"),
+                TextColumn("{task.fields[speed]} moves/s,{task.fields[alive]}"),
+            ),
             console=self.console,
             disable=not (enabled and self.interactive),
         )

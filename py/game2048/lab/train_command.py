@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
 from ..evaluation.ntuple_shapes import SHAPES, Shape, parse_shape
 from .cluster import add_cluster_arguments, cluster_options, default_jobs
@@ -27,7 +27,7 @@ from .compare_runs import GREEDY_GAMES
 from .config import parse_seeds
 from .ntuple_export import dequantized, quantize, write
 from .ntuple_train import TILES, TrainOptions, TrainState, greedy_games, load_checkpoint, train
-from .progress import LOG_EVERY_S, LOG_WIDTH
+from .progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 
 DEFAULTS = TrainOptions()
 
@@ -195,14 +195,12 @@ class TrainProgress:
             self.console.width = LOG_WIDTH
         self.enabled = enabled
         self.bar = Progress(
-            *([BarColumn(bar_width=24)] if self.interactive else []),
-            MofNCompleteColumn(),
-            TextColumn("games, {task.fields[speed]} moves/s, last block: mean {task.fields[score]},"),
-            TextColumn("{task.fields[rates]},"),
-            TimeElapsedColumn(),
-            TextColumn("elapsed,"),
-            TimeRemainingColumn(),
-            TextColumn("left"),
+            *line_columns(
+                self.interactive,
+                MofNCompleteColumn(),
+                TextColumn("games, {task.fields[speed]} moves/s, last block: mean {task.fields[score]},"),
+                TextColumn("{task.fields[rates]},"),
+            ),
             console=self.console,
             disable=not (enabled and self.interactive),
         )
