@@ -5,7 +5,7 @@
 // unwinds through the interpreter and ends the whole script.  So a call that can fail (storage
 // that is full or refused, a pointer capture on a pointer already gone, a history entry the
 // browser refuses) goes through guardedCall, which returns the outcome instead of throwing:
-// {ok: true, value} or {ok: false, error: "Name: message"}.  py/app/js_guard.py is its Python side.
+// {ok: true, value} or {ok: false, error: "Name: message"}.  py/app/browser/js_guard.py is its Python side.
 globalThis.guardedCall = function (target, name, ...args) {
   try {
     const member = target[name];

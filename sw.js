@@ -19,7 +19,7 @@ const CACHE_PREFIX = "2048-offline-";
 // fetches it when a player chooses it, as networks/<file>?sha256=<its digest>, in HTTP ranges (so no
 // single fetch lasts minutes, and a dropped connection resumes), and keeps it in a cache of its own
 // ("2048-network") only once its size and SHA-256 match the manifest (game2048/evaluation/network_loader.py,
-// py/app/ai_worker.py).  Nothing unchecked is ever stored: an error page or a cut file is never kept.
+// py/app/ai/worker.py).  Nothing unchecked is ever stored: an error page or a cut file is never kept.
 const SCOPE = new URL("./", self.location.href);
 
 async function sha256(buffer) {

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from app import ai_worker
+from app.ai import worker as ai_worker
 from game2048 import board as B
 from game2048.search import best_move
 

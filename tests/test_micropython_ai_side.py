@@ -175,7 +175,7 @@ def canon(value):
 
 SETTINGS = """
 from fakedom import canon
-from app.ai_settings import AiSettings, nearest_step, slider_range, THINK_STEPS_MS
+from app.ai.settings import AiSettings, nearest_step, slider_range, THINK_STEPS_MS
 
 PRESETS = {
     "classic": {"smoothness": 0.1, "monotonicity": 1.0, "empty": 2.7, "max": 1.0},
@@ -208,7 +208,7 @@ print(json.dumps(out))
 
 EXPLORER = """
 from fakedom import Document, canon
-from app.explorer import Explorer, render_explanation, status_text
+from app.explorer.panel import Explorer, render_explanation, status_text
 
 answers = json.loads(DATA)
 
@@ -239,7 +239,7 @@ print(json.dumps(out))
 
 TREE_WALK = """
 from fakedom import Document, Event, canon
-from app.tree_walk import TreeWalk, walk_state
+from app.explorer.tree_walk import TreeWalk, walk_state
 
 
 class Client:
@@ -265,10 +265,10 @@ print(json.dumps(out))
 
 EDITOR = """
 from fakedom import Document
-from app.editor import INERT_WHILE_EDITING, PositionEditor
-from app.play import PlaySession
-from app.saved_games import SavedGames
-from app.storage import MemoryBackend, Storage
+from app.games.editor import INERT_WHILE_EDITING, PositionEditor
+from app.board.play import PlaySession
+from app.games.saved_games import SavedGames
+from app.browser.storage import MemoryBackend, Storage
 from game2048.board import from_rows
 from game2048.game import Game
 
@@ -308,9 +308,9 @@ print(json.dumps(out))
 
 CONTROLS = """
 from fakedom import Document
-from app.ai_client import AiClient
-from app.ai_controls import AiControls
-from app.ai_panel import AiPanel
+from app.ai.client import AiClient
+from app.ai.controls import AiControls
+from app.ai.panel import AiPanel
 
 READOUT = ("algorithm", "preset", "move", "depth", "nodes", "nps", "cutoffs", "time", "workers")
 PANEL = ("hint", "step", "autoplay", "status", "algorithm", "think", "think-value", "pause", "pause-value", "preset")
@@ -359,9 +359,9 @@ print(json.dumps(out))
 
 CLIENT = """
 import asyncio
-import app.ai_client as ai_client
-from app.ai_client import AiClient
-from app.wiring import Wiring
+import app.ai.client as ai_client
+from app.ai.client import AiClient
+from app.browser.wiring import Wiring
 
 ai_client.TIMEOUT_SLACK_S = 0.05
 
@@ -432,8 +432,8 @@ async def main():
 TEAM = """
 import asyncio
 
-import app.ai_client as ai_client
-from app.ai_split import AiTeam, merge, team_size, worker_count
+import app.ai.client as ai_client
+from app.ai.split import AiTeam, merge, team_size, worker_count
 
 ai_client.TIMEOUT_SLACK_S = 0.05
 PARTS = json.loads(DATA)

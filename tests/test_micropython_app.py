@@ -14,7 +14,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from micropython_runner import json_outputs
 
-from app.view import SAID_KEPT
+from app.board.view import SAID_KEPT
 from game2048.board import legal_moves
 from game2048.game_record import GameRecord, decision, encode_game
 
@@ -39,7 +39,7 @@ def canon(value):
 
 def canon_items(items):
     """A storage backend's items, each JSON value parsed (the interpreters write the same value differently)."""
-    from app.outside_data import BadData, read_json
+    from app.browser.outside_data import BadData, read_json
 
     out = {}
     for key, raw in items.items():
@@ -139,8 +139,8 @@ def tiles(document):
 
 GUARDS = """
 from fakedom import canon, canon_items
-from app.outside_data import BadData, finite_number, read_int, read_json
-from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage, discarded_key
+from app.browser.outside_data import BadData, finite_number, read_int, read_json
+from app.browser.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage, discarded_key
 
 
 def verdict(read, *args):
@@ -190,8 +190,8 @@ print(json.dumps(out))
 """
 
 QUERY = """
-from app.page_options import parse_page_options
-from app.url_query import decode_utf8, query_params, query_string
+from app.browser.page_options import parse_page_options
+from app.browser.url_query import decode_utf8, query_params, query_string
 
 queries, pairs, byte_lists = json.loads(DATA)
 out = [
@@ -232,10 +232,10 @@ BYTES = [
 
 STARTUP = """
 from fakedom import canon, canon_items
-from app.saved_games import MAX_KEPT, SavedGames, describe, encode
-from app import startup
-from app.startup import choose_game
-from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
+from app.games.saved_games import MAX_KEPT, SavedGames, describe, encode
+from app.games import startup
+from app.games.startup import choose_game
+from app.browser.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from game2048 import mersenne
 from game2048.game import Game
 
@@ -282,9 +282,9 @@ taken = saved.swap(played(99))
 out.append([saved.kept_count, saved.take_notices(), canon(taken.to_dict()), describe(taken)])
 out.append(canon_items(backend.items))
 
-# A tab's game in parts (app.live_parts): saved move by move, undone below a part's end, read back whole.
-from app import live_parts
-from app.saved_games import saved_form
+# A tab's game in parts (app.games.live_parts): saved move by move, undone below a part's end, read back whole.
+from app.games import live_parts
+from app.games.saved_games import saved_form
 from game2048.game_record import decision
 
 backend = MemoryBackend()
@@ -311,11 +311,11 @@ print(json.dumps(out))
 
 WORDS_AND_VIEW = """
 from fakedom import Document, canon, tiles
-from app import announce
-from app.inputs import direction_for_key, swipe_direction
-from app.motion import MotionToggle, saved_choice
-from app.storage import MemoryBackend, Storage
-from app.view import BoardView, colour_class, tile_classes
+from app.browser import announce
+from app.board.inputs import direction_for_key, swipe_direction
+from app.board.motion import MotionToggle, saved_choice
+from app.browser.storage import MemoryBackend, Storage
+from app.board.view import BoardView, colour_class, tile_classes
 from game2048.board import from_rows
 from game2048.game import Game
 
@@ -369,10 +369,10 @@ print(json.dumps(out))
 PLAY = """
 import asyncio
 from fakedom import canon, canon_items
-from app.game_switch import GameSwitcher
-from app.play import AI, HUMAN, Intent, PlaySession
-from app.saved_games import SavedGames, encode
-from app.storage import GAME_KEY, MemoryBackend, Storage
+from app.games.game_switch import GameSwitcher
+from app.board.play import AI, HUMAN, Intent, PlaySession
+from app.games.saved_games import SavedGames, encode
+from app.browser.storage import GAME_KEY, MemoryBackend, Storage
 from game2048.game import Game
 
 
@@ -502,11 +502,11 @@ def test_play_and_the_game_switch_behave_the_same() -> None:
 
 RECORDS = """
 from types_stub import Namespace
-from app.finished_games import FinishedGames
-from app.games_panel import chart_svg, games_table, more_button, refused_list, summary_line
-from app.lab_files import read_lab_file
-from app.replay_view import decision_text, share_address, spawned_cell
-from app.storage import MemoryBackend, Storage
+from app.games.finished_games import FinishedGames
+from app.games.panel import chart_svg, games_table, more_button, refused_list, summary_line
+from app.games.lab_files import read_lab_file
+from app.games.replay_view import decision_text, share_address, spawned_cell
+from app.browser.storage import MemoryBackend, Storage
 from game2048.game_record import GameRecord, positions, summary_of
 
 lines, moves = json.loads(DATA)
@@ -553,8 +553,8 @@ def test_records_lab_files_and_the_replays_words_are_the_same() -> None:
 
 
 EXPLORER_DRAWING = """
-from app.explorer import render_explanation
-from app.glossary import glossary_html
+from app.explorer.panel import render_explanation
+from app.explorer.glossary import glossary_html
 print(json.dumps([render_explanation(e) for e in json.loads(DATA)] + [glossary_html()]))
 """
 

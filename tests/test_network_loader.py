@@ -277,7 +277,7 @@ def test_progress_has_the_rate_and_the_time_left_by_the_clock() -> None:
 
 
 def test_the_workers_load_network_answers_ok_or_the_reason(monkeypatch: pytest.MonkeyPatch) -> None:
-    from app import ai_worker
+    from app.ai import worker as ai_worker
 
     fetch = server({"networks/4x6.json": manifest_for(DATA), "networks/4x6.ntn": DATA})
     monkeypatch.setattr(ai_worker, "_browser_fetch", lambda: fetch)

@@ -61,8 +61,8 @@ def test_a_build_compiles_what_is_missing_or_older_than_its_source_and_nothing_e
 GAME = """
 import json
 from game2048.game import Game
-from app.storage import MemoryBackend, Storage
-import app.page_options, app.url_query, app.outside_data
+from app.browser.storage import MemoryBackend, Storage
+import app.browser.page_options, app.browser.url_query, app.browser.outside_data
 game = Game.new(2048)
 for n in range(60):
     for direction in ("left", "down", "right", "up"):

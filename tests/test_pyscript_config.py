@@ -5,7 +5,7 @@ browser (ImportError inside Pyodide); a module listed but never imported is
 a fetch for nothing, and a file of the worker's in the page's table makes
 the game depend on it.  So each list is compared with the imports of its
 entry script: ``pyscript.toml`` with ``py/app/main.py``, and
-``pyscript-worker.toml`` with ``py/app/ai_worker.py``.
+``pyscript-worker.toml`` with ``py/app/ai/worker.py``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ URL_PATTERN = re.compile(r"https?://", re.IGNORECASE)
 
 WORKER_CONFIG = ROOT / "pyscript-worker.toml"
 PAGE_ENTRY = ROOT / "py" / "app" / "main.py"
-WORKER_ENTRY = ROOT / "py" / "app" / "ai_worker.py"
+WORKER_ENTRY = ROOT / "py" / "app" / "ai" / "worker.py"
 OUR_PACKAGES = ("app", "game2048")
 
 
@@ -86,12 +86,12 @@ def _closure(entry: Path) -> set[str]:
 def test_the_page_gets_exactly_the_modules_it_imports():
     """The page's interpreter fetches what it runs and nothing more: not the searches, not the worker's file."""
     needed, listed = _closure(PAGE_ENTRY), set(_listed_sources(CONFIG))
-    assert "py/game2048/board.py" in needed and "py/app/view.py" in needed
+    assert "py/game2048/board.py" in needed and "py/app/board/view.py" in needed
     assert not needed - listed, "add to pyscript.toml [files]:\n" + "\n".join(
         f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed)
     )
     assert not listed - needed, f"pyscript.toml ships modules the page never imports: {sorted(listed - needed)}"
-    assert not any("search" in p or "evaluation" in p or "ai_worker" in p for p in listed)
+    assert not any("search" in p or "evaluation" in p or "ai/worker" in p for p in listed)
 
 
 def test_the_worker_gets_exactly_the_modules_it_imports():
@@ -126,12 +126,12 @@ def test_the_page_loads_every_module_precompiled_and_the_worker_from_source():
 def test_the_worker_is_started_with_its_own_configuration():
     starter = (ROOT / "py" / "app" / "worker_start.py").read_text()
     assert 'AI_WORKER_CONFIG = "./pyscript-worker.toml"' in starter
-    assert 'AI_WORKER_SRC = "./py/app/ai_worker.py"' in starter and WORKER_ENTRY.is_file()
+    assert 'AI_WORKER_SRC = "./py/app/ai/worker.py"' in starter and WORKER_ENTRY.is_file()
     # The page declares the first worker, as worker_start declares a new one: same name, file and configuration.
     assert 'AI_WORKER_NAME = "ai"' in starter
     assert "worker_starter(window, document, workers)" in PAGE_ENTRY.read_text()
     assert "worker_starter(window, document, workers)" in (ROOT / "bench.html").read_text()
-    declared = '<script type="py" worker name="ai" src="./py/app/ai_worker.py" config="./pyscript-worker.toml">'
+    declared = '<script type="py" worker name="ai" src="./py/app/ai/worker.py" config="./pyscript-worker.toml">'
     assert declared in INDEX.read_text()
 
 

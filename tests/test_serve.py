@@ -32,7 +32,7 @@ APP_FILES = [
     "/index.html",
     "/css/style.css",
     "/py/app/main.py",
-    "/py/app/ai_worker.py",
+    "/py/app/ai/worker.py",
     "/pyscript.toml",
     "/pyscript-worker.toml",
     "/sw.js",
@@ -120,7 +120,7 @@ def test_the_offline_manifest_lists_every_file_of_both_configs_with_its_hash(bas
     served = manifest_of(body)
     files = served["files"]
     expected = {"index.html", "offline.js", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png"}
-    expected |= {"pyscript.toml", "pyscript-worker.toml", "py/app/main.py", "py/app/ai_worker.py", "css/style.css"}
+    expected |= {"pyscript.toml", "pyscript-worker.toml", "py/app/main.py", "py/app/ai/worker.py", "css/style.css"}
     expected |= {path.removeprefix("./") for path in offline.RUNTIME_FILES}
     for config in ("pyscript.toml", "pyscript-worker.toml"):
         expected |= {path.removeprefix("./") for path in tomllib.loads((ROOT / config).read_text())["files"]}

@@ -3,7 +3,7 @@
 ``python tools/bench.py`` (``make bench``) searches every position of
 ``game2048.bench_positions`` with ``best_move`` at ``--think-ms`` (default 100),
 first in this CPython, then in Chromium through the page's own AI worker
-(``py/app/ai_worker.py`` as a PyScript named worker with
+(``py/app/ai/worker.py`` as a PyScript named worker with
 ``pyscript-worker.toml``, driven by ``tools/bench_browser.py``), and prints the two
 side by side: completed depth (median, p10), nodes per second (median over
 searches), the search's own think time (p50, p99, max) and the caller's round
@@ -99,7 +99,7 @@ def needs_network(preset: str | None) -> bool:
 def evaluation_speeds(seconds: float, chromium: bool) -> dict[str, dict[str, float]]:
     """Evaluations per second of each of ``EVALUATION_PRESETS`` over the bench positions' afterstates,
     in CPython and (when ``chromium``) in the page's worker in Chromium."""
-    from app import ai_worker
+    from app.ai import worker as ai_worker
     from game2048.move_tables import afterstates
 
     boards = [after for p in POSITIONS for after in afterstates(p.board) if after != p.board]
@@ -157,7 +157,7 @@ def run_cpython(
 
     ``explain`` sends each request to the worker's ``explain`` (the page's explorer open) instead of ``think``.
     """
-    from app import ai_worker
+    from app.ai import worker as ai_worker
 
     ai_worker.ready()
     extra: dict[str, Any] = {"analysis_ms": think_ms} if explain else {}

@@ -1,8 +1,8 @@
 """Send search requests to the page's AI worker in Chromium and collect the answers (for ``tools/bench.py``).
 
-``bench.html`` starts ``py/app/ai_worker.py`` as PyScript named workers
+``bench.html`` starts ``py/app/ai/worker.py`` as PyScript named workers
 with ``pyscript-worker.toml``, exactly as the page (``py/app/main.py``) does, and
-exposes the team's ``think`` (``app.ai_split``) to JavaScript as ``window.benchThink``; this
+exposes the team's ``think`` (``app.ai.split``) to JavaScript as ``window.benchThink``; this
 module opens that page with ``tools/browser.page_session`` (the project's
 server and Chromium flags) and calls it once per request, one at a time, so
 each search has the worker to itself, as in the game.
@@ -51,7 +51,7 @@ def _check_page(page: Any, base_url: str, requests_log: list[str]) -> None:
 
 
 def bench_path(workers: int) -> str:
-    """The bench page with the page's team of ``workers`` AI workers (``app.ai_split``)."""
+    """The bench page with the page's team of ``workers`` AI workers (``app.ai.split``)."""
     return f"{BENCH_PAGE}?workers={workers}"
 
 

@@ -45,7 +45,7 @@ from page_storage import STORAGE_ITEMS_JS, saved_game  # noqa: E402
 from serve import REPO_ROOT, start_server  # noqa: E402
 
 sys.path.insert(0, str(REPO_ROOT / "py"))
-from app.ai_settings import THINK_STEPS_MS  # noqa: E402
+from app.ai.settings import THINK_STEPS_MS  # noqa: E402
 from game2048.board import max_rank  # noqa: E402
 from game2048.game_record import GameRecord, positions, replay  # noqa: E402
 from game2048.lab.config import ConfigError, PlayConfig  # noqa: E402

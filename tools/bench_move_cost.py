@@ -65,7 +65,7 @@ def game_at(code: str, moves: int) -> Game:
 
 def saved_game_items(game: Game) -> dict[str, str]:
     """localStorage items that make the page open ``game`` with its whole record (as a page saves it)."""
-    from app.saved_games import saved_form
+    from app.games.saved_games import saved_form
 
     return {GAME_KEY: json.dumps(saved_form(game))}
 

@@ -103,7 +103,7 @@ def _config_files(root: Path, config: str) -> list[str]:
 
 def _worker_files(page: _PageLinks) -> list[str]:
     """The AI worker's script and configuration, as the page declares its first worker (``index.html``;
-    ``app.worker_start`` declares the others alike, which ``tests/test_pyscript_config.py`` checks)."""
+    ``app.ai.worker_start`` declares the others alike, which ``tests/test_pyscript_config.py`` checks)."""
     if not page.workers:
         raise ValueError(f"{PAGE} no longer declares its AI worker: update tools/offline.py")
     return list(page.workers[0])

@@ -32,13 +32,13 @@ SOURCES = "py/"
 
 
 def listed(root: Path | str = REPO_ROOT) -> list[str]:
-    """The ``[files]`` sources of the page's config, as paths under ``root`` (``build/mpy/app/view.mpy``...)."""
+    """The ``[files]`` sources of the page's config, as paths under ``root`` (``build/mpy/app/board/view.mpy``...)."""
     files = tomllib.loads((Path(root) / CONFIG).read_text())["files"]
     return [source.removeprefix("./") for source in files]
 
 
 def source_of(path: str) -> str:
-    """The Python source a listed file is made from: ``build/mpy/app/view.mpy`` -> ``py/app/view.py``.
+    """The Python source a listed file is made from: ``build/mpy/app/board/view.mpy`` -> ``py/app/board/view.py``.
 
     A listed ``.py`` (not precompiled) is its own source.
     """
@@ -48,7 +48,7 @@ def source_of(path: str) -> str:
 
 
 def page_modules(root: Path | str = REPO_ROOT) -> list[str]:
-    """The sources of every module the page's config lists (``py/app/view.py``...), sorted."""
+    """The sources of every module the page's config lists (``py/app/board/view.py``...), sorted."""
     return sorted(source_of(path) for path in listed(root))
 
 

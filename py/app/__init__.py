@@ -1,9 +1,8 @@
-"""The page's Python: thin browser glue around the pure ``game2048`` engine.
+"""The page's Python: thin browser glue around the pure ``game2048`` engine, in packages by what the player sees.
 
-One module per role, in the spirit of the original game's split: ``view``
-draws the engine's state, ``inputs`` turns keys, swipes and clicks into
-intents, ``storage`` keeps the saved game and settings, ``play`` applies
-intents to the game in order, ``page_options`` reads the URL, and ``main``
-wires them.  Only ``view``, ``inputs``, ``storage`` and ``main`` touch the
-browser; ``play`` and ``page_options`` are plain Python and tested in CPython.
+``browser`` (the page's edges: storage, the URL, JavaScript calls), ``board`` (the game being played), ``explorer``
+(the search explained), ``games`` (the player's games, replays, the editor) and ``ai`` (the AI's workers and
+controls), each importing only the ones before it (``tests/test_app_layers.py``); ``main`` starts the page and
+``page`` wires the packages together.  Every module but ``main`` and ``page`` takes the browser's objects as
+arguments, so ``tests/app/`` runs them in CPython.
 """

@@ -20,10 +20,10 @@ import asyncio  # noqa: E402
 
 from pyscript import workers  # noqa: E402
 
-from app.worker_start import worker_starter  # noqa: E402
+from app.ai.worker_start import worker_starter  # noqa: E402
 
 start_ai_worker = worker_starter(window, document, workers)
-"""The AI's workers, started as ``app.worker_start`` says (the bench page starts its own the same way)."""
+"""The AI's workers, started as ``app.ai.worker_start`` says (the bench page starts its own the same way)."""
 
 
 async def start() -> None:

@@ -17,17 +17,17 @@ import js
 from pyscript import document
 from pyscript.ffi import create_proxy
 
-from app.clock import now_ms
-from app.game_switch import GameSwitcher
-from app.motion import MotionToggle
-from app.page_options import forget_option
-from app.panel_focus import KeysBack
-from app.play import SLIDE_SECONDS, Intent, PlaySession
-from app.saved_games import SavedGames
-from app.startup import choose_game, fresh_game
-from app.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
-from app.view import BoardView
-from app.wiring import Wiring
+from app.browser.clock import now_ms
+from app.games.game_switch import GameSwitcher
+from app.board.motion import MotionToggle
+from app.browser.page_options import forget_option
+from app.browser.panel_focus import KeysBack
+from app.board.play import SLIDE_SECONDS, Intent, PlaySession
+from app.games.saved_games import SavedGames
+from app.games.startup import choose_game, fresh_game
+from app.browser.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
+from app.board.view import BoardView
+from app.browser.wiring import Wiring
 from game2048.board import to_rows
 from game2048.game import fresh_seed
 from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM
@@ -38,12 +38,12 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     TYPE_CHECKING = False  # type: ignore[misc]  # MicroPython: typing.TYPE_CHECKING is absent
 if TYPE_CHECKING:  # imported by ``main`` in the steps that build them, after the board is drawn
-    from app.ai_client import AiClient
-    from app.ai_controls import AiControls
-    from app.ai_split import AiTeam
-    from app.explorer import Explorer
-    from app.games_panel import GamesPanel
-    from app.replays import Replays
+    from app.ai.client import AiClient
+    from app.ai.controls import AiControls
+    from app.ai.split import AiTeam
+    from app.explorer.panel import Explorer
+    from app.games.panel import GamesPanel
+    from app.games.replays import Replays
 
 
 # The window as a DOM object: MicroPython's ``pyscript.window`` is the global scope, and calling a
@@ -95,7 +95,7 @@ def clock() -> float:
 
 
 def new_tab_id() -> str:
-    """A new tab's id: a fresh random number in base 36 (``app.storage.TAB_CHARS``)."""
+    """A new tab's id: a fresh random number in base 36 (``app.browser.storage.TAB_CHARS``)."""
     number, digits = fresh_seed(), []
     while number:
         number, digit = divmod(number, len(TAB_CHARS))
@@ -127,11 +127,11 @@ async def main(
     _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
     _keep_alive.append(KeysBack(document, Wiring(create_proxy)))  # after any click on a control, the arrows play
     await pause("board")  # the board is drawn; the AI's modules next
-    from app.ai_controls import SHORTCUTS, AiControls
-    from app.ai_panel import AiPanel
-    from app.ai_split import AiTeam, team_size
-    from app.explorer import EXPLORER_KEY, Explorer
-    from app.tree_walk import TreeWalk
+    from app.ai.controls import SHORTCUTS, AiControls
+    from app.ai.panel import AiPanel
+    from app.ai.split import AiTeam, team_size
+    from app.explorer.panel import EXPLORER_KEY, Explorer
+    from app.explorer.tree_walk import TreeWalk
 
     await pause("ai-modules")  # the AI's parts next
 
@@ -182,11 +182,11 @@ async def main(
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
     await pause("ai")  # the modules of the editor, the replays and the keys next
-    from app.editor import EDIT_KEY, PositionEditor
-    from app.games_panel import GAMES_KEY_LETTER
-    from app.glossary import TermTips, mark_terms
-    from app.inputs import InputRouter
-    from app.replays import REPLAY_KEY
+    from app.games.editor import EDIT_KEY, PositionEditor
+    from app.games.panel import GAMES_KEY_LETTER
+    from app.explorer.glossary import TermTips, mark_terms
+    from app.board.inputs import InputRouter
+    from app.games.replays import REPLAY_KEY
 
     await pause("key-modules")  # the editor, the replays and the keys next
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
@@ -206,7 +206,7 @@ async def main(
     history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
     router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
     await pause("keys")
-    mark_terms(document)  # the readout's and the settings' words explain themselves (app.glossary)
+    mark_terms(document)  # the readout's and the settings' words explain themselves (app.explorer.glossary)
     _keep_alive.extend([controls, ai_panel, editor, router, replay, panel, TermTips(document, create_proxy)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
@@ -246,10 +246,10 @@ def replay_parts(
     explorer: "Explorer",
 ) -> "tuple[Replays, GamesPanel]":
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
-    from app.games_panel import GamesPanel
-    from app.outside_data import date_ms
-    from app.replay_view import ReplayView
-    from app.replays import Replays
+    from app.games.panel import GamesPanel
+    from app.browser.outside_data import date_ms
+    from app.games.replay_view import ReplayView
+    from app.games.replays import Replays
 
     async def explain_board(board: int) -> dict:
         return await client.explain(explorer.request_for(controls.panel.settings.request(to_rows(board))))

@@ -6,7 +6,7 @@ from typing import Any
 
 import page_storage
 
-from app.storage import GAME_KEY, LIVE_PREFIX
+from app.browser.storage import GAME_KEY, LIVE_PREFIX
 
 SAVED_MOVES_JS = f"""n => {{ const p = JSON.parse(localStorage.getItem('{GAME_KEY}'));
   const slot = p && p.live && JSON.parse(localStorage.getItem('{LIVE_PREFIX}' + p.live));

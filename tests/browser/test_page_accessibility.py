@@ -24,7 +24,7 @@ from pagekit import (
     wait_settled,
 )
 
-from app import announce
+from app.browser import announce
 from game2048 import board as B
 from game2048.board import from_rows, to_rows
 from game2048.game import Game

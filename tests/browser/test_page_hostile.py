@@ -21,7 +21,7 @@ from pagekit import (
     wait_settled,
 )
 
-from app.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY
+from app.browser.storage import BEST_KEY, GAME_KEY, KEPT_KEY, SETTINGS_KEY
 from game2048 import board as B
 from game2048.game import Game
 
@@ -94,7 +94,7 @@ def test_the_game_starts_without_the_ai_workers_file_and_says_why_the_ai_does_no
     run = open_page(
         "seed=3",
         prepare=lambda context: context.route(
-            "**/ai_worker.py", lambda route: route.fulfill(status=404, body="missing")
+            "**/app/ai/worker.py", lambda route: route.fulfill(status=404, body="missing")
         ),
     )
     page = run.page
@@ -111,7 +111,7 @@ def test_the_game_starts_without_the_ai_workers_file_and_says_why_the_ai_does_no
     assert "could not start" in page.text_content("#ai-status")
     page.keyboard.press("ArrowUp")
     assert read_board(page) == engine_rows(3, ["left", "up"])
-    assert not any("ai_worker" in url for url in run.requests if "ai_worker.py" in url and "app/" not in url)
+    assert not any("ai/worker.py" in url and "/py/app/ai/worker.py" not in url for url in run.requests)
 
 
 FULL_STORAGE = """

@@ -108,7 +108,7 @@ def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, o
     context, page, _ = _open(browser, base_url)
     try:
         old = _wait_offline_ready(page)
-        worker_file = tmp_path / "py" / "app" / "ai_worker.py"
+        worker_file = tmp_path / "py" / "app" / "ai" / "worker.py"
         worker_file.write_text(worker_file.read_text() + "\n# a new version\n")
 
         page.reload()  # the browser finds the new version, caches it and says so; it reloads only when asked
@@ -123,7 +123,7 @@ def test_a_new_version_replaces_the_whole_cache_and_sw_off_removes_it(browser, o
         page.wait_for_selector(OFFLINE_READY, state="attached", timeout=AI_READY_TIMEOUT_MS)
         new = page.evaluate(VERSION_JS)
         assert _offline_caches(page) == [offline.CACHE_PREFIX + new]
-        served = page.evaluate("fetch('./py/app/ai_worker.py').then(response => response.text())")
+        served = page.evaluate("fetch('./py/app/ai/worker.py').then(response => response.text())")
         assert served.endswith("# a new version\n")
         page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
         assert_keys_move(page)

@@ -14,7 +14,7 @@ from pathlib import Path
 from pagekit import read_board, wait_settled
 from storage_kit import saved_game
 
-from app.saved_games import saved_form
+from app.games.saved_games import saved_form
 from game2048.board import legal_moves
 from game2048.game import Game
 from game2048.game_record import decision, record_from_link

@@ -1,0 +1,379 @@
+"""The AI worker: the page's searches run here, in a PyScript named worker, never on the main thread.
+
+The page declares it as::
+
+    <script type="py" worker name="ai" src="./py/app/ai/worker.py" config="./pyscript-worker.toml">
+
+(``py/app/main.py`` adds it once the game is playable) and calls its
+exported functions through ``await workers["ai"]``.
+Requests and answers are JSON strings, not Python or JS objects, so nothing
+depends on how PyScript converts values across the worker boundary.
+
+This module is deliberately thin: it parses a request, calls
+``game2048.search.best_move`` and turns the ``SearchResult`` (or the error)
+into JSON.  It imports nothing from the browser, so the tests run it in
+CPython exactly as the worker runs it.
+
+* ``think(request_json) -> answer_json``: request ``{"rows": [[...4] x 4],
+  "think_ms": 100, "depth": null, "algorithm": "alphabeta", "preset": null,
+  "weights": {}}`` (only ``rows`` is required; an ``id`` is echoed back);
+  answer ``SearchResult.to_dict()`` plus ``"ok": true``, or
+  ``{"ok": false, "error": message}``.  A bad request never raises into the
+  page: the message says what was wrong.
+* ``think_part(request_json) -> answer_json``: ``think``'s request plus
+  ``part`` and ``parts``: this worker's share of an expectimax decision that
+  several search (``app.ai.split`` merges the parts).
+* ``explain(request_json) -> answer_json``: ``think`` plus the search's
+  explanation, for the page's explorer (``explain`` below).
+* ``trace(request_json) -> answer_json``: alpha-beta step by step
+  (``game2048.search.stepwise``) for the page's tree walk: request
+  ``{"rows", "depth": 2 | 3 | null (the smallest that prunes), "preset", "weights", "ordering": true,
+  "pruning": true}`` (``algorithm`` is accepted and ignored; an ``id`` is
+  echoed back); answer ``stepwise.variants`` (the asked trace, compact, the
+  counts of all four searches and of the AI's own alpha-beta, and the depths
+  passed over for pruning nothing) plus ``"ok": true`` and ``"preset"``, or
+  ``{"ok": false, "error": message}``.
+* ``presets() -> json``: ``[{name, description, default_weights, download}]``
+  for the page's sliders (``download``: the preset needs ``load_network``).
+* ``load_network(request_json) -> answer_json`` (async): request
+  ``{"base": the page's folder URL}``; downloads, checks and installs the
+  learned network (``evaluation.network_loader``: in ranges, resumed after a
+  dropped connection, kept in the ``2048-network`` cache once checked);
+  answer ``{"ok": true, "bytes", "shape", "greedy", "cached", "dropped"}`` or
+  ``{"ok": false, "error"}``.  ``network_progress()`` answers ``{"ok": true,
+  "stage", "loaded", "total", "rate", "left_s", "resumed"}`` while it runs.
+* ``ready() -> "ok"``: builds every table the searches use and warms the
+  searches up, so that the first ``think`` takes the time it is given and not
+  a table build on top.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+from collections.abc import Callable
+from typing import Any
+
+from game2048.board import Board, from_rows
+from game2048.evaluation import presets as preset_registry
+from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, decide_part, stepwise
+from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
+
+REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
+EXPLAIN_FIELDS = (*REQUEST_FIELDS, "exact_root", "analysis_ms")
+TRACE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "ordering", "pruning", "id")
+
+
+def _search(request: dict[str, Any]) -> tuple[Board, SearchOptions]:
+    """The request's board and search; ``ValueError`` with a readable message otherwise."""
+    board = from_rows(request["rows"])
+    given = {key: request[key] for key in ("think_ms", "depth", "algorithm", "preset") if request.get(key) is not None}
+    return board, SearchOptions(**given, weights=request.get("weights") or None)
+
+
+def _answer(request_json: str, fields: tuple[str, ...], compute: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+    """``compute(request)`` plus ``"ok": true``, or ``ok`` false and why, as JSON with the request's ``id``.
+
+    Every exported function answers through here, so none raises into the
+    page: a bad request gets its message, a bug its type and message.
+    """
+    request_id = _request_id(request_json)
+    try:
+        answer = {**compute(_json_object(request_json, fields)), "ok": True}
+    except ValueError as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug must reach the page as a message, not kill the worker
+        answer = {"ok": False, "error": f"the AI failed: {type(exc).__name__}: {exc}"}
+    if request_id is not None:
+        answer["id"] = request_id
+    return json.dumps(answer, ensure_ascii=False)
+
+
+def think(request_json: str) -> str:
+    """Search the requested board; the answer is JSON with ``ok`` true and the result, or ``ok`` false and why."""
+    return _answer(request_json, REQUEST_FIELDS, lambda request: decide(*_search(request)).to_dict())
+
+
+PART_FIELDS = (*REQUEST_FIELDS, "part", "parts")
+
+
+def think_part(request_json: str) -> str:
+    """One worker's share of an expectimax decision searched by several (``search.decide_part``), as JSON.
+
+    Request: ``think``'s plus ``part`` and ``parts``; answer ``{"ok": true, "iterations", "exhausted",
+    "nodes", "cutoffs", "elapsed_ms"}`` (``app.ai.split.merge`` makes the decision), or ``ok`` false and why.
+    """
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        board, options = _search(request)
+        return decide_part(board, options, request.get("part", 0), request.get("parts", 1))
+
+    return _answer(request_json, PART_FIELDS, compute)
+
+
+def trace(request_json: str) -> str:
+    """Alpha-beta step by step on the requested board (``stepwise.variants``), as JSON with ``ok``; never raises."""
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        depth = request.get("depth", 2)
+        switches = {name: request.get(name, True) for name in ("ordering", "pruning")}
+        for name, value in switches.items():
+            if not isinstance(value, bool):
+                raise ValueError(f"{name} is true or false, got {value!r}")
+        options = SearchOptions(preset=request.get("preset"), weights=request.get("weights") or None)
+        traced = stepwise.variants(from_rows(request["rows"]), depth, options.evaluator(), **switches)
+        return {**traced, "preset": options.preset_name}
+
+    return _answer(request_json, TRACE_FIELDS, compute)
+
+
+def explain(request_json: str) -> str:
+    """``think`` with the search's explanation (``game2048.search.explain``), for the page's explorer; never raises.
+
+    The answer is ``think``'s (the decision's fields, so the page plays or
+    hints it the same way) plus ``"explanation"``.  Extra request fields:
+    ``exact_root`` (bool) and ``analysis_ms`` (the explanation's own time).
+    """
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        exact_root = request.get("exact_root", False)
+        if not isinstance(exact_root, bool):
+            raise ValueError(f"exact_root is true or false, got {exact_root!r}")
+        analysis_ms = request.get("analysis_ms", DEFAULT_ANALYSIS_MS)
+        explanation = explain_decision(*_search(request), exact_root=exact_root, analysis_ms=analysis_ms)
+        return {**explanation["decision"], "explanation": explanation}
+
+    return _answer(request_json, EXPLAIN_FIELDS, compute)
+
+
+def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:
+    """The request as a dict with only known ``fields`` (and ``rows`` if it is one); ``ValueError`` otherwise."""
+    try:
+        request = json.loads(request_json)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"the request is not JSON: {exc}") from None
+    if not isinstance(request, dict):
+        raise ValueError(f"the request is a JSON object, got {type(request).__name__}")
+    unknown = sorted(set(request) - set(fields))
+    if unknown:
+        raise ValueError(f"unknown request field(s) {unknown}; known: {list(fields)}")
+    if "rows" in fields and "rows" not in request:
+        raise ValueError("the request has no 'rows' (the board as 4 lists of 4 tile values)")
+    return request
+
+
+def _request_id(request_json: str) -> Any:
+    """The request's ``id``, if it has one that can be read, so even an error answer can be matched to it."""
+    try:
+        request = json.loads(request_json)
+    except (TypeError, ValueError):
+        return None
+    return request.get("id") if isinstance(request, dict) else None
+
+
+def presets() -> str:
+    """Every evaluation preset the searches accept, with its description and default weights, as JSON.
+
+    ``weight_names`` gives the weights' order, which a JSON object loses in MicroPython.
+    """
+    return json.dumps(
+        [
+            {
+                "name": p.name,
+                "description": p.description,
+                "default_weights": dict(p.default_weights),
+                "weight_names": list(p.default_weights),
+                "download": p.needs_download,
+            }
+            for p in preset_registry.PRESETS.values()
+        ]
+    )
+
+
+def ready() -> str:
+    """Build the default evaluations' tables, run each algorithm a little, freeze the heap, then answer ``"ok"``.
+
+    The searches are warm-up, not checks: in the browser the first searches
+    after the worker starts run slowly (WebAssembly still being optimised) and
+    overrun their budget, so they are better spent here, while the page loads,
+    than on the player's first hint.  The other presets' tables come next, in
+    ``prepare_other_presets``, which the page asks for once this has answered.
+    """
+    for name in sorted(set(DEFAULT_PRESETS.values())):
+        preset_registry.get(name).make()(0x1)
+    middle_game = from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    for algorithm, depth in (("alphabeta", 5), ("expectimax", 2)):
+        best_move(middle_game, depth=depth, algorithm=algorithm)
+    explain_decision(middle_game, SearchOptions(depth=3), analysis_ms=20)
+    _freeze()
+    return "ok"
+
+
+def prepare_other_presets() -> str:
+    """Build the tables of every preset ``ready`` left out, then answer ``"ok"``.
+
+    Apart from ``ready`` so that the AI is ready sooner: a request that comes
+    meanwhile waits for this (a few tenths of a second in the browser); its
+    search's clock starts when it runs.
+    """
+    for preset in preset_registry.PRESETS.values():
+        if not preset.needs_download:  # the learned network comes when a player asks for it
+            preset.make()(0x1)
+    _freeze()
+    return "ok"
+
+
+_loader: Any = None  # evaluation.network_loader.NetworkLoader, made (and imported) on the first download
+
+
+async def load_network(request_json: str) -> str:
+    """Download, check and install the learned network (``evaluation.network_loader``); JSON with ``ok``.
+
+    Never raises: whatever fails is the answer's ``error``, and the worker keeps the network it had."""
+    global _loader
+    from game2048.evaluation.network_loader import NetworkLoader
+    from game2048.evaluation.ntuple_file import NetworkError
+
+    if _loader is None:
+        _loader = NetworkLoader()
+    try:
+        request = json.loads(request_json)
+        base = request.get("base") if isinstance(request, dict) else None
+        if not isinstance(base, str) or not base.endswith("/"):
+            raise NetworkError(f"load_network needs the page's folder as 'base', ending in '/'; got {base!r}")
+        answer = {**(await _loader.load(base, _browser_fetch(), _browser_store())), "ok": True}
+    except NetworkError as exc:
+        answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - a bug reaches the page as a message, the worker lives on
+        answer = {"ok": False, "error": f"the network could not be loaded: {type(exc).__name__}: {exc}"}
+    if answer["ok"]:
+        _freeze()
+    return json.dumps(answer)
+
+
+NETWORK_CACHE = "2048-network"
+"""The Cache Storage the learned network is kept in once checked (one file: the last one), for offline play."""
+
+
+def _browser_fetch() -> Callable[[str, dict[str, str]], Any]:
+    """The browser's ``fetch`` as the loader calls it: ``(url, headers)``, never from the HTTP cache (the checked
+    file is kept in ``NETWORK_CACHE``; a range of a stale copy must not mix with a new one)."""
+    from js import Object, fetch  # the browser's, in the worker
+    from pyodide.ffi import to_js
+
+    def range_fetch(url: str, headers: dict[str, str]) -> Any:
+        options = {"headers": headers, "cache": "no-store"}
+        return fetch(url, to_js(options, dict_converter=Object.fromEntries))
+
+    return range_fetch
+
+
+class _CacheStore:
+    """``NETWORK_CACHE`` as the loader's store: ``read`` (a Response or None), ``keep`` (replaces all), ``drop``."""
+
+    def __init__(self, caches: Any) -> None:
+        self.caches = caches
+
+    async def read(self, url: str) -> Any:
+        cache = await self.caches.open(NETWORK_CACHE)
+        return (await cache.match(url)) or None
+
+    async def keep(self, url: str, data: bytearray) -> None:
+        from js import Object, Response, Uint8Array
+        from pyodide.ffi import to_js
+
+        cache = await self.caches.open(NETWORK_CACHE)
+        for key in await cache.keys():
+            await cache.delete(key)
+        body = Uint8Array.new(len(data))
+        body.assign(data)
+        headers = {"Content-Type": "application/octet-stream", "Content-Length": str(len(data))}
+        await cache.put(url, Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries)))
+
+    async def drop(self, url: str) -> None:
+        cache = await self.caches.open(NETWORK_CACHE)
+        await cache.delete(url)
+
+
+def _browser_store() -> Any:
+    """The worker's ``NETWORK_CACHE``, or None where the browser has no Cache Storage (the file is not kept)."""
+    try:
+        from js import caches
+    except ImportError:
+        return None
+    return _CacheStore(caches) if caches is not None else None
+
+
+def evaluation_speed(request_json: str) -> str:
+    """Evaluations per second of ``preset`` over ``boards`` (64-bit ints), for ``tools/bench.py``.
+
+    Request ``{"preset", "boards", "seconds"}``; answer ``{"ok", "preset", "evaluations", "per_second"}``.
+    """
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        import time
+
+        evaluate = SearchOptions(preset=request.get("preset")).evaluator()
+        boards = request.get("boards") or []
+        if not boards or not all(isinstance(b, int) and 0 <= b < 1 << 64 for b in boards):
+            raise ValueError("boards is a non-empty list of boards as 64-bit ints")
+        seconds = float(request.get("seconds") or 1.0)
+        count = 0
+        started = time.perf_counter()
+        while time.perf_counter() - started < seconds:
+            for board in boards:
+                evaluate(board)
+            count += len(boards)
+        elapsed = time.perf_counter() - started
+        return {"preset": request.get("preset"), "evaluations": count, "per_second": count / elapsed}
+
+    return _answer(request_json, ("preset", "boards", "seconds", "id"), compute)
+
+
+def heap_bytes(_request_json: str = "{}") -> str:
+    """The worker's memory as JSON ``{"ok", "bytes"}``: Pyodide's WebAssembly heap, or this process's peak RSS.
+
+    For ``tools/bench.py``: the learned network's cost in the worker is the heap after its download minus before.
+    """
+    try:
+        import pyodide_js  # only in the browser
+
+        size = int(pyodide_js._module.HEAPU8.length)
+    except ImportError:
+        import resource
+
+        size = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return json.dumps({"ok": True, "bytes": size})
+
+
+def network_progress(_request_json: str = "{}") -> str:
+    """Where ``load_network`` stands: ``{"ok": true, "stage", "loaded", "total", "rate", "left_s", "resumed"}``
+    (bytes, bytes a second, seconds; ``left_s`` -1 while unknown), as JSON."""
+    progress = _loader.progress if _loader is not None else {"stage": "idle", "loaded": 0, "total": 0}
+    return json.dumps({**progress, "ok": True})
+
+
+def _freeze() -> None:
+    """Move the tables (millions of objects that live as long as the worker) out of the collector's sight.
+
+    Otherwise every full collection, run between searches, walks them all
+    again, which delayed answers after searches that had finished on time
+    (docs/results.md).
+    """
+    gc.collect()
+    gc.freeze()
+
+
+__export__ = [
+    "think",
+    "think_part",
+    "explain",
+    "trace",
+    "presets",
+    "ready",
+    "prepare_other_presets",
+    "load_network",
+    "network_progress",
+    "evaluation_speed",
+    "heap_bytes",
+]

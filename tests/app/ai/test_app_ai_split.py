@@ -1,0 +1,213 @@
+"""AiTeam: several workers decide as one, a helper that fails or hangs costs depth, never the answer."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+import real_worker
+from app_async import run_async
+from real_worker import ai_worker
+
+from app.ai import split as ai_split
+from app.ai.client import AiClient
+from app.ai.split import AiTeam, team_size, worker_count
+
+ROWS = [[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]]
+
+
+class RealWorker(real_worker.RealWorker):
+    """The real worker, counting the parts it is asked for, with a memory to report."""
+
+    def __init__(self) -> None:
+        self.parts: list[dict] = []
+
+    async def think_part(self, request_json):
+        self.parts.append(json.loads(request_json))
+        return ai_worker.think_part(request_json)
+
+    async def heap_bytes(self, request_json):
+        return json.dumps({"ok": True, "bytes": 280_000_000})
+
+
+class Crashing(RealWorker):
+    async def think_part(self, request_json):
+        raise RuntimeError("JsException: the worker was terminated")
+
+
+class Hanging(RealWorker):
+    async def think_part(self, request_json):
+        self.parts.append(json.loads(request_json))
+        await asyncio.sleep(3600)
+
+
+def _team(*helpers, count: int | None = None) -> tuple[AiTeam, RealWorker]:
+    primary = RealWorker()
+
+    def start(attempt, name=None):
+        if name is None:
+            return primary
+        return helpers[int(name.rsplit("-", 1)[1]) - 1]
+
+    return AiTeam(start, count or len(helpers) + 1), primary
+
+
+async def _connected(team: AiTeam) -> None:
+    """Connected, and the helpers up: the first expectimax decision starts them."""
+    assert await team.connect()
+    assert not team.started and "started when it first plays" in team.describe()
+    first = await team.think({"rows": ROWS, "depth": 1, "algorithm": "expectimax", "preset": "rows"})
+    assert first["ok"] and "workers" not in first  # the first decision is the primary's alone
+    for _ in range(500):
+        if team.working + len(team.dropped) == team.count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the helpers did not start")
+
+
+def test_two_workers_decide_as_one_at_a_fixed_depth():
+    request = {"rows": ROWS, "depth": 3, "think_ms": 100, "algorithm": "expectimax", "preset": "rows"}
+
+    async def scenario():
+        helper = RealWorker()
+        team, primary = _team(helper)
+        await _connected(team)
+        together = await team.think(request)
+        alone = AiClient(lambda attempt: RealWorker())
+        assert await alone.connect()
+        return together, await alone.think(request), primary, helper, team
+
+    together, alone, primary, helper, team = run_async(scenario)
+    assert together["ok"] and together["workers"] == 2
+    assert (together["move"], together["depth"]) == (alone["move"], 3)
+    assert together["score"] == pytest.approx(alone["score"])
+    assert [p["part"] for p in primary.parts] == [0] and [p["part"] for p in helper.parts] == [1]
+    assert "in 2 of 2 workers" in team.describe() and "280 MB" in team.describe()
+
+
+def test_a_timed_decision_shares_the_budget_and_keeps_it():
+    request = {"rows": ROWS, "think_ms": 50, "algorithm": "expectimax", "preset": "rows"}
+
+    async def scenario():
+        team, _ = _team(RealWorker())
+        await _connected(team)
+        started = time.perf_counter()
+        answer = await team.think(request)
+        return answer, (time.perf_counter() - started) * 1000
+
+    answer, took_ms = run_async(scenario)
+    assert answer["ok"] and answer["workers"] == 2 and answer["depth"] >= 2
+    assert answer["elapsed_ms"] <= 60 and took_ms < 500  # both parts searched at once on one thread here
+
+
+def test_a_helper_that_crashes_is_dropped_and_the_ai_answers():
+    request = {"rows": ROWS, "depth": 3, "think_ms": 100, "algorithm": "expectimax", "preset": "rows"}
+
+    async def scenario():
+        team, _ = _team(Crashing())
+        await _connected(team)
+        first = await team.think(request)
+        second = await team.think(request)
+        return first, second, team
+
+    first, second, team = run_async(scenario)
+    assert first["ok"] and first["depth"] == 3 and first.get("workers", 1) == 1
+    assert second["ok"] and team.helpers == [] and "stopped working" in team.dropped[0]
+    assert "Dropped" in team.describe()
+
+
+def test_a_helper_that_hangs_costs_depth_then_is_dropped():
+    request = {"rows": ROWS, "think_ms": 20, "algorithm": "expectimax", "preset": "rows"}
+
+    async def scenario():
+        hanging = Hanging()
+        team, _ = _team(hanging)
+        await _connected(team)
+        started = time.perf_counter()
+        first = await team.think(request)
+        took_ms = (time.perf_counter() - started) * 1000
+        busy = [h.busy for h in team.helpers]
+        second = await team.think(request)  # the hanging helper is still busy: not asked again
+        for _ in range(600):
+            if not team.helpers:
+                break
+            await asyncio.sleep(0.01)
+        return first, took_ms, busy, second, team, hanging
+
+    first, took_ms, busy, second, team, hanging = run_async(scenario)
+    assert first["ok"] and first["depth"] == 2 and took_ms < 1000  # the shared depth, from the primary's part
+    assert busy == [True] and second["ok"] and len(hanging.parts) == 1
+    assert team.helpers == [] and "stopped working" in team.dropped[0]
+
+
+def test_alpha_beta_stays_in_one_worker_and_never_starts_the_helpers():
+    async def scenario():
+        started = []
+        team = AiTeam(lambda attempt, name=None: started.append(name) or RealWorker(), 2)
+        assert await team.connect()
+        answer = await team.think({"rows": ROWS, "depth": 3, "algorithm": "alphabeta"})
+        await asyncio.sleep(0.1)
+        return answer, team, started
+
+    answer, team, started = run_async(scenario)
+    assert answer["ok"] and answer["algorithm"] == "alphabeta" and "workers" not in answer
+    assert started == [None] and not team.started and team.helpers == []
+
+
+def test_learned_waits_for_each_helper_to_hold_the_network():
+    async def scenario():
+        helper = RealWorker()
+        team, _ = _team(helper)
+        await _connected(team)
+        asked = []
+
+        async def think(request):
+            asked.append(request)
+            return {"ok": True, "move": "up"}
+
+        team.primary.think = think
+        await team.think({"rows": ROWS, "algorithm": "expectimax", "preset": "learned", "think_ms": 10})
+        return asked, helper
+
+    asked, helper = run_async(scenario)
+    assert len(asked) == 1 and helper.parts == []
+
+
+@pytest.mark.parametrize(
+    ("cores", "memory", "expected"),
+    [
+        (None, None, 1),
+        (1, 8, 1),
+        (2, None, 2),
+        (8, 8, 4),
+        (8, 2, 2),
+        (4, 0.5, 1),
+        ("x", "y", 1),
+        (6, 4, 4),
+        (float("inf"), float("inf"), 1),
+        (4, float("inf"), 4),
+        (float("nan"), float("nan"), 1),
+        (-3, -1, 1),
+    ],
+)
+def test_the_worker_count_follows_cores_and_memory(cores, memory, expected):
+    assert worker_count(cores, memory) == expected
+
+
+class Navigator:
+    hardwareConcurrency = 8
+    deviceMemory = 8
+
+
+def test_the_address_may_ask_for_a_worker_count():
+    assert team_size("", Navigator()) == (ai_split.MAX_WORKERS, None)
+    assert team_size("?workers=1", Navigator()) == (1, None)
+    assert team_size("?seed=3&workers=3", Navigator()) == (3, None)
+    count, notice = team_size("?workers=9", Navigator())
+    assert count == 4 and "Ignored ?workers=" in notice and "between 1 and 4" in notice
+    assert team_size("?workers=two", object()) == (
+        1,
+        "Ignored ?workers= (it is not a whole number); the AI uses 1 worker, as this device allows.",
+    )

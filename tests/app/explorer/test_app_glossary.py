@@ -1,0 +1,70 @@
+"""Every word the explorer, the readout and the settings show has a glossary entry that explains it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.explorer.panel import pattern_glyph, render_explanation, term_words
+from app.explorer.glossary import ENTRIES, MEANINGS, glossary_html, word_term
+from game2048.board import from_rows
+from game2048.evaluation import presets
+from game2048.evaluation.terms import TERM_NAMES, term_name, weighted_terms
+from game2048.search import explain
+
+ROOT = Path(__file__).resolve().parents[2]
+BOARD = from_rows([[2, 4, 8, 16], [0, 2, 4, 8], [0, 0, 2, 4], [0, 0, 0, 2]])
+
+
+def test_every_weight_of_every_preset_has_an_entry():
+    for name, preset in presets.PRESETS.items():
+        for weight in preset.default_weights:
+            assert word_term(weight) in MEANINGS, f"{name}'s weight {weight} is not explained"
+
+
+@pytest.mark.parametrize("preset", sorted(presets.PRESETS))
+def test_every_term_the_explorer_names_has_an_entry(preset):
+    for name, _value in weighted_terms(preset, BOARD):
+        assert word_term(term_name(name)) in MEANINGS, f"{preset}'s term {term_name(name)!r} is not explained"
+    for shown in TERM_NAMES.values():
+        assert word_term(shown) in MEANINGS, shown
+
+
+def test_the_words_the_issue_names_are_in_the_glossary():
+    words = {word.lower() for _key, word, _meaning in ENTRIES}
+    for needed in ("ply", "horizon", "upper bound", "lower bound", "leaf", "n-tuple network", "pattern", "weight"):
+        assert needed in words, needed
+    assert "why empty cells weigh most" in words
+    assert len({key for key, _w, _m in ENTRIES}) == len(ENTRIES)  # one entry a key
+    html = glossary_html()
+    assert all(f'id="gloss-{key}"' in html for key, _w, _m in ENTRIES)
+
+
+def test_every_data_term_on_the_page_names_an_entry():
+    page = (ROOT / "index.html").read_text()
+    assert set(re.findall(r'data-term="([^"]+)"', page)) <= set(MEANINGS)
+
+
+def test_a_named_pattern_is_drawn_with_its_number_and_its_cells():
+    shapes = [[0, 1, 2, 3, 4, 5], [4, 5, 6, 7, 8, 9], [0, 1, 2, 4, 5, 6], [4, 5, 6, 8, 9, 10]]
+    html = term_words("pattern 3", shapes)
+    assert 'data-pattern="3"' in html and html.count("pg-on") == 6
+    assert 'aria-label="pattern 3: row 1: columns 1, 2, 3; row 2: columns 1, 2, 3"' in html
+    assert 'aria-describedby="gloss-pattern"' in html
+    assert "data-pattern" not in term_words("pattern 3")  # no shapes, no drawing: the word alone
+    assert 'aria-describedby="gloss-empty-cells"' in term_words("empty cells")
+    assert pattern_glyph(1, [15]).count("pg-cell") == 16
+
+
+def test_the_learned_explanation_draws_every_pattern_it_names():
+    explanation = explain(BOARD, preset="learned", algorithm="expectimax", depth=2)
+    shapes = explanation["patterns"]["shapes"]
+    assert len(shapes) == 4 and all(len(cells) == 6 for cells in shapes)
+    assert all(1 <= found["number"] <= 4 for found in explanation["patterns"]["top"])
+    html = render_explanation(explanation)
+    named = set(re.findall(r"pattern (\d)", re.sub(r"<[^>]+>", " ", html)))
+    drawn = set(re.findall(r'data-pattern="(\d)"', html))
+    assert named and named <= drawn, (named, drawn)
+    assert 'aria-describedby="gloss-n-tuple-network"' in html and 'aria-describedby="gloss-empty-weigh-most"' in html
