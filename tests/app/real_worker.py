@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "py" / "app"))
-import ai_worker  # noqa: E402  (the real worker module, run in CPython)
+from app.ai import worker as ai_worker  # the real worker module, run in CPython
 
 
 class RealWorker:

@@ -25,11 +25,12 @@ session, like a person's.
 
 import asyncio
 
-from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS, START_TIMEOUT_S, AiClient
+from app.ai.client import AiClient
+from app.ai.loading_status import show_loading
 from app.ai.panel import AiPanel
 from app.ai.split import AiTeam
-from app.browser.announce import hint_sentence
 from app.board.play import AI, HUMAN, Intent, PlaySession
+from app.browser.announce import hint_sentence
 from app.browser.wiring import Wiring
 from game2048.board import to_rows
 from game2048.game_record import RecordError, decision_from_answer
@@ -375,36 +376,8 @@ class AiControls:
         self.panel.set_status(text, error, say)
 
     async def _show_loading(self) -> None:
-        """While the worker starts, its stage and the seconds so far, once a second (the AI takes seconds).
-
-        Only a new stage is said in the live region: a count read out every
-        second would drown what the player does meanwhile.
-        """
-        seconds = 0
-        said = ""
-        step_seconds = 0
-        step_of = ("", 0)  # (stage, attempt) the step's seconds count for
-        while self._loading:
-            stage, attempt = self.client.stage, self.client.attempts
-            if (stage, attempt) != step_of:
-                step_of, step_seconds = (stage, attempt), 0
-            if stage in LOADING_STAGES:
-                step = LOADING_STAGES.index(stage) + 1
-                again = ", trying again" if attempt > 1 else ""
-                text = f"AI loading{again}, step {step} of {len(LOADING_STAGES)}: {stage}"
-                slow = ""
-                if step_seconds >= SLOW_STEP_S:
-                    slow = (
-                        f" \u2013 unusually slow (the server or this device); tried again after {START_TIMEOUT_S:g} s"
-                        if attempt < START_ATTEMPTS
-                        else f" \u2013 unusually slow; given up after {START_TIMEOUT_S:g} s"
-                    )
-                said_now = text + (" (unusually slow)" if slow else "")
-                self._set_status(f"{text}\u2026 {seconds} s{slow}", say=said_now if said_now != said else "")
-                said = said_now
-            await asyncio.sleep(1)
-            seconds += 1
-            step_seconds += 1
+        """The worker's start on the status line while it loads (``loading_status.show_loading``)."""
+        await show_loading(self.client, lambda: self._loading, self._set_status)
 
 
 def ai_move(answer: "dict[str, Any]") -> Intent:

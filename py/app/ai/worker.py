@@ -1,50 +1,23 @@
 """The AI worker: the page's searches run here, in a PyScript named worker, never on the main thread.
 
-The page declares it as::
-
-    <script type="py" worker name="ai" src="./py/app/ai/worker.py" config="./pyscript-worker.toml">
-
-(``py/app/main.py`` adds it once the game is playable) and calls its
-exported functions through ``await workers["ai"]``.
-Requests and answers are JSON strings, not Python or JS objects, so nothing
-depends on how PyScript converts values across the worker boundary.
+``index.html`` declares it (``app.ai.worker_start`` any others) and the page
+calls its exported functions through ``await workers["ai"]``.  Requests and
+answers are JSON strings, not Python or JS objects, so nothing depends on how
+PyScript converts values across the worker boundary.  A bad request never
+raises into the page: the answer is ``{"ok": false, "error": message}``, the
+message says what was wrong, and a request's ``id`` is echoed back.
 
 This module is deliberately thin: it parses a request, calls
-``game2048.search.best_move`` and turns the ``SearchResult`` (or the error)
-into JSON.  It imports nothing from the browser, so the tests run it in
-CPython exactly as the worker runs it.
+``game2048.search`` and turns the result (or the error) into JSON.  Its
+browser imports sit inside the functions that need them, so the tests run it
+in CPython exactly as the worker runs it.
 
-* ``think(request_json) -> answer_json``: request ``{"rows": [[...4] x 4],
-  "think_ms": 100, "depth": null, "algorithm": "alphabeta", "preset": null,
-  "weights": {}}`` (only ``rows`` is required; an ``id`` is echoed back);
-  answer ``SearchResult.to_dict()`` plus ``"ok": true``, or
-  ``{"ok": false, "error": message}``.  A bad request never raises into the
-  page: the message says what was wrong.
-* ``think_part(request_json) -> answer_json``: ``think``'s request plus
-  ``part`` and ``parts``: this worker's share of an expectimax decision that
-  several search (``app.ai.split`` merges the parts).
-* ``explain(request_json) -> answer_json``: ``think`` plus the search's
-  explanation, for the page's explorer (``explain`` below).
-* ``trace(request_json) -> answer_json``: alpha-beta step by step
-  (``game2048.search.stepwise``) for the page's tree walk: request
-  ``{"rows", "depth": 2 | 3 | null (the smallest that prunes), "preset", "weights", "ordering": true,
-  "pruning": true}`` (``algorithm`` is accepted and ignored; an ``id`` is
-  echoed back); answer ``stepwise.variants`` (the asked trace, compact, the
-  counts of all four searches and of the AI's own alpha-beta, and the depths
-  passed over for pruning nothing) plus ``"ok": true`` and ``"preset"``, or
-  ``{"ok": false, "error": message}``.
-* ``presets() -> json``: ``[{name, description, default_weights, download}]``
-  for the page's sliders (``download``: the preset needs ``load_network``).
-* ``load_network(request_json) -> answer_json`` (async): request
-  ``{"base": the page's folder URL}``; downloads, checks and installs the
-  learned network (``evaluation.network_loader``: in ranges, resumed after a
-  dropped connection, kept in the ``2048-network`` cache once checked);
-  answer ``{"ok": true, "bytes", "shape", "greedy", "cached", "dropped"}`` or
-  ``{"ok": false, "error"}``.  ``network_progress()`` answers ``{"ok": true,
-  "stage", "loaded", "total", "rate", "left_s", "resumed"}`` while it runs.
-* ``ready() -> "ok"``: builds every table the searches use and warms the
-  searches up, so that the first ``think`` takes the time it is given and not
-  a table build on top.
+Exported: ``think`` (a decision), ``think_part`` (one worker's share of a
+decision), ``explain`` (a decision and its explanation), ``trace`` (alpha-beta
+step by step), ``presets``, ``ready`` and ``prepare_other_presets`` (tables and
+warm-up), ``load_network`` and ``network_progress`` (the learned network's
+download), ``evaluation_speed`` and ``heap_bytes`` (for ``tools/bench.py``).
+Each request and answer in full: docs/worker.md.
 """
 
 from __future__ import annotations

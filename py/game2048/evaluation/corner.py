@@ -1,34 +1,19 @@
 """The "corner-weights" evaluation: Σ tile value × positional weight, best of three snakes × 8 symmetries.
 
-Each matrix numbers the cells 0..15 along a snake-shaped path that starts in a
-corner; the cell at step k weighs ``decay ** k`` (1 in the corner, halving per
-step with the default decay 0.5).  A tile counts by its value (2, 4, 8, ...;
-an empty cell 0), so the score is high when the big tiles sit early on the
-path in descending order.  The three paths::
+Each path of ``MATRICES`` (``row_snake``, ``spiral``, ``zigzag``) numbers the
+cells 0..15 from a corner; the cell at step k weighs ``decay ** k`` and a tile
+counts by its value (2, 4, 8, ...; an empty cell 0), so the score is high when
+the big tiles sit early on the path in descending order.  Each path is tried
+under the board's 8 rotations and reflections, scaled by its own weight, and
+the best of the 24 is the score.
 
-    row_snake          spiral             zigzag
-     0  1  2  3         0  1  2  3         0  1  5  6
-     7  6  5  4        11 12 13  4         2  4  7 12
-     8  9 10 11        10 15 14  5         3  8 11 13
-    15 14 13 12         9  8  7  6         9 10 14 15
+Weights: ``row_snake``, ``spiral``, ``zigzag`` (multipliers, default 1; 0
+leaves that path out) and ``decay`` (default 0.5).  With non-negative
+multipliers every live board scores above 0, so a lost board scores 0
+(``evaluate.lost_value``): it keeps nothing.  An image's score is four lookups
+in ``array('d')`` tables, cached per weight set.
 
-``row_snake`` is the boustrophedon (rows, every other one reversed),
-``spiral`` winds inward along the edges, ``zigzag`` runs along the
-anti-diagonals, turning at the edges.  Each is tried under the 8 rotations and
-reflections of the board (so any corner and either direction along the first
-edge), each scaled by its own weight, and the best of the 24 is the score.  A
-weight of 0 leaves that matrix out (the lab's single-feature runs use this).
-
-Weights: ``row_snake``, ``spiral``, ``zigzag`` (multipliers, default 1) and
-``decay`` (default 0.5).  With non-negative multipliers every live board scores
-above 0, so a lost board scores 0 (``evaluate.lost_value``): it keeps nothing.
-
-Speed: a board's 8 images are its rows and columns, each read forward or
-backward, in one order or the other; so per matrix, one table per matrix row
-maps a 16-bit line key to Σ value × weight over that row, and an image's score
-is four lookups.  The tables are ``array('d')`` (8 bytes an entry, 12 tables are
-6 MB, not the 25 MB lists of floats would take), built from two 256-entry
-halves, and cached per weight set.
+The paths drawn, and how the tables are built: docs/evaluations.md.
 """
 
 from __future__ import annotations

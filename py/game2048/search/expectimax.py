@@ -1,57 +1,22 @@
-"""Expectimax: the player takes the best move, the game places its tile at random.
+"""Time-limited iterative-deepening expectimax: the player takes the best move, the game places its tile at random.
 
-The tree, as in nneonneo/2048-ai:
+The tree, as in nneonneo/2048-ai: a player node (a board waiting for a move)
+is worth its best legal move's afterstate, or ``lost_value`` with no legal
+move; a chance node (the board after a move, before the new tile) is worth the
+mean over its empty cells of 0.9 × (a 2 there) + 0.1 × (a 4 there).  Depth
+counts player moves; the afterstate of the last one is evaluated.
 
-* a *player node* is a board waiting for a move: its value is the best value of
-  its legal moves' afterstates, or ``lost_value`` when no move is legal;
-* a *chance node* is the board right after a move, before the new tile: its
-  value is the average, over every empty cell, of 0.9 × (value with a 2 there)
-  + 0.1 × (value with a 4 there);
-* **depth counts player moves**: depth d means d moves, with the d − 1 random
-  tiles between them averaged over; after the last move the afterstate itself
-  is evaluated (the evaluation is built for afterstates; nneonneo's
-  "depth 3" is depth 4 here).  Depth 1 is the greedy choice on the evaluation.
+The contract:
 
-What keeps the tree affordable:
+* with ``probability_threshold=0`` the value at every depth is the exact
+  expectimax of the tree: the caches make it faster, never different;
+* above it, a chance node reached less likely than the threshold is evaluated,
+  not expanded, and the transposition cache reuses a chance node's first value;
+* a timed search plays the move of its deepest completed iteration (depth 1
+  never looks at the clock); a fixed ``depth`` ignores the clock.
 
-* **probability cutoff**: each chance node knows the probability of the tile
-  sequence that led to it (1 at the root's afterstates, times 0.9/e or 0.1/e
-  per tile, e = empty cells then).  A chance node whose probability is below
-  ``probability_threshold`` (default 1e-4) is evaluated instead of expanded.
-* **transposition cache**: chance nodes' values are kept in one dict per
-  remaining depth, so the key is (board, remaining depth) *exactly*.  Without
-  the probability cutoff a chance node's value is a pure function of its board
-  and remaining depth, so reuse cannot change any result (the tests check this
-  against a brute force with threshold 0).  With the cutoff the value also
-  depends on the probability at which the node was first reached (a less likely
-  visit would have cut off more of the subtree); the cache *assumes* that
-  difference is negligible and reuses the first value, as nneonneo does.  The
-  cache lives for one decision (all its iterations), never across moves.
-* **leaf cache**: the evaluations of afterstates of the last move, keyed by
-  board alone (an evaluation is a pure function of the board, so this one is
-  exact).  Different spawns followed by the same move often slide to the same
-  afterstate, so many evaluations are repeats (docs/results.md).
-* **the last layer updated, not rebuilt**: most nodes are the player nodes
-  just before the last move.  A tile placed at (i, j) changes only row i and
-  column j, so their four afterstates are the parent's with one table entry
-  swapped (``last_layer``): same values, same counts, less work.
-
-Iterative deepening: depth 1, 2, 3, ... until the deadline, checked at every
-chance node that is expanded; an unfinished iteration is abandoned by
-``TimeUp`` and the move of the deepest completed one is played.  Depth 1 never
-looks at the clock, so it always completes.  Deepening also stops once an
-iteration never reached its depth limit anywhere (every leaf was a cutoff or a
-lost board), since a deeper one would repeat it, and after depth 1 when only
-one move is legal (nothing to decide; the lab's games go faster), and when
-the time left is too short for the next iteration to finish (``early_stop``).
-
-Counting: ``nodes`` is player nodes + afterstates reached (evaluated, looked
-up or expanded), over all iterations; ``cutoffs`` is probability cutoffs +
-transposition-cache hits (the subtrees the search did not expand); leaf-cache
-hits are not counted there, they only save an evaluation.
-
-Pure Python for Pyodide: integer boards, the move tables of ``board``, closures
-over local names, no allocation per node beyond the ints themselves.
+How the cutoff, the caches, the last layer and the clock work, and why:
+docs/expectimax.md.
 """
 
 from __future__ import annotations

@@ -2,38 +2,22 @@
 
 ``explain`` runs the same search as ``decide`` (same options, same think
 time, same move) with a ``Trace`` that records each iteration and keeps the
-search's tables, then reads them, within a budget of its own
-(``analysis_ms``), for what a person wants to see:
+search's tables, then reads them within a budget of its own (``analysis_ms``):
+``root`` (each move's value, exact or the bound alpha-beta proved),
+``iterations`` (one row per depth), ``pv`` (the line the search expects),
+``placements`` (the computer's replies to the chosen move), ``patterns`` (the
+``learned`` network's view of it), ``why`` (the chosen move against the
+runner-up, term by term), ``chance`` (expectimax's chance node) and
+``pruning`` (alpha-beta's nodes beside a plain minimax's).
 
-* ``root``: each move's value at the deepest completed depth, exact or the
-  bound alpha-beta proved (``exact_root=True`` searches the bounds again,
-  full window, to make them exact; expectimax's values are exact already);
-* ``iterations``: one row per depth, the abandoned one included;
-* ``pv``: the line the search expects, re-derived from the warm tables with
-  null windows around the known value (alpha-beta) or by following the best
-  move and a typical tile: a 2 where its value is nearest the average (expectimax);
-* ``placements``: every empty cell × {2, 4} after the chosen move, with its
-  annoyance (−smoothness + islands) and whether ovolve's reduction keeps it;
-* ``patterns`` (the ``learned`` preset): the chosen move's afterstate as the
-  network sees it, each cell's share of its value and the strongest patterns;
-* ``why``: the chosen move's line and the runner-up's (the legal move of the
-  next best exact value), the evaluation of the board at the end of each,
-  term by term (``evaluation.terms``), and the term that differs most;
-* ``chance`` (expectimax): the chosen move's chance node, each empty cell's
-  value after a 2 and after a 4 with their probabilities, and their mean;
-* ``pruning`` (alpha-beta): the nodes the search visited beside those a plain
-  minimax visits on the same reduced tree (counted exactly where the budget
-  allows, extrapolated beyond and marked so), and the nodes without the
-  transposition table or without move ordering.
+When alpha-beta's rescue search chooses the move (``decision["rescued"]``),
+the root values, iterations and line are those of the proof, and ``chosen``
+and the placements follow the move played.  Counting the table lookups
+(``count_hits``) slows the search a little, so the page explains only while
+its explorer is open; the analysis runs after the decision, with its own
+deadline, off the search's hot path.
 
-When alpha-beta proves a loss and its rescue search chooses the move
-(``decision["rescued"]``), the root values, iterations and line are those of
-the proof, and ``chosen`` and the placements follow the move played.
-
-The search itself is the one ``decide`` runs; only its table lookups are
-counted (``count_hits``), which slows it a little, so the page's worker runs
-``explain`` only while its explorer is open.  Nothing here is on the search's
-hot path: the analysis runs after the decision, with its own deadline.
+What each part holds and how it is found: docs/search-explained.md.
 """
 
 from __future__ import annotations

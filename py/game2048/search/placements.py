@@ -1,29 +1,15 @@
 """The computer's placements: which tiles the min nodes try (ovolve's reduction of the tree).
 
-ovolve's alpha-beta does not let the computer try every empty cell with a 2
-and a 4 (up to 30 replies); it scores each placement by how *annoying* the
-resulting board is, ``−smoothness + islands`` (smoothness as in the classic
-evaluation, islands = groups of equal 4-connected tiles), and keeps only the
-placements with the highest score, ties all kept.  That cuts the branching
-factor of the min nodes to one or two, which is what makes depth affordable.
+The computer does not try every empty cell with a 2 and a 4 (up to 30
+replies): each placement is scored by how *annoying* the board it makes is,
+``−smoothness + islands`` (smoothness as in the classic evaluation, islands =
+groups of equal 4-connected tiles), and only the placements of the highest
+score are kept, ties all: one or two per min node, which makes depth affordable.
 
-Scoring 30 boards from scratch at every min node would cost more than the rest
-of the search together, so scores are computed as *changes* from the board
-before the placement.  Putting a tile in an empty cell changes:
-
-* smoothness only in the cell's row and column, so the change is four lookups
-  in the classic line-smoothness table (old and new row key, old and new
-  column key);
-* islands only in the count for the placed rank: ``components(cells of that
-  rank with the new cell) − components(cells of that rank)``.  Components are
-  counted by a bit flood fill over *nibble masks* (bit ``4 * cell`` set for a
-  cell of that rank), memoised per mask for the life of the process (at most
-  one entry per 16-cell mask, and the search sees few of them).
-
-The constant ``−smoothness + islands`` of the board before the placement does
-not change which placements score highest, so the fast path compares changes
-only.  ``reference.annoyance`` computes the score from scratch, the slow and
-obvious way, for the tests and the reference minimax.
+The scores are computed as changes from the board before the placement (four
+table lookups and a memoised island count), which keeps the same placements as
+``reference.annoyance``'s scores from scratch.  How, and why that is exact:
+docs/alphabeta.md, "The computer's placements".
 """
 
 from __future__ import annotations

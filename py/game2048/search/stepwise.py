@@ -1,45 +1,23 @@
 """Alpha-beta step by step: the textbook recursion over the real reduced tree, recorded node by node for a person.
 
-The tree is exactly ``reference.py``'s (and so ``alphabeta.py``'s): the player
-(max) tries each legal move; the board after a move is a leaf at the last
-player move (scored by the evaluation), a win when the move makes 2048
-(``WIN_SCORE + depth``, only while the root has no 2048), and otherwise a min
-node whose children are the computer's most annoying placements
-(``make_placements``); a board after a placement where the player cannot move
-is a loss, ``-(WIN_SCORE + depth)``.  ``depth`` counts player moves, 2 or 3
-here, the size a person can walk through.
+The tree is exactly ``reference.py``'s (and so ``alphabeta.py``'s), at depth 2
+or 3, the size a person can walk through.  The search is AIMA's fail-soft
+alpha-beta, the one tutorials draw (``alphabeta.py`` is fail-hard; both give
+the same root value).  The root's value is always exact, with the move that
+first reached it; another node's is exact, or a bound after a cut below it
+(``bound`` says which).  Only a window that closes while a node still has
+children to try is a cut (``closed_at_last`` counts the others; ``no_cut``
+says why a tree has none).  ``pruning=False`` is plain minimax;
+``ordering=True`` tries the likely best moves and worst placements first.
 
-The search is AIMA's fail-soft alpha-beta, the one tutorials draw: a max node
-keeps its best child value ``v`` and raises ``α`` to it, a min node keeps its
-lowest and lowers ``β``, and once ``α ≥ β`` the remaining children are pruned.
-Fail-soft means a node returns the best value it found even when that lies
-outside its window.  A node with no cut at or below it searched its whole
-subtree, so its value is exact whatever its window; after a cut, a value at or
-below the entry α is a true upper bound and one at or above the entry β a true
-lower bound (``bound`` says which), and one strictly inside the window is
-exact.  The root's value is always exact, with the move that first reached it.
-(``alphabeta.py`` is fail-hard; both give the same root value.)
-``pruning=False`` is plain minimax: no window, every node visited.
+``trace`` returns a JSON-ready dict: ``nodes`` (every node generated, pruned
+children included but not their subtrees), ``steps`` in visiting order, each
+with a sentence for a person, and ``counts``; infinite α and β are ``None``
+(α ``None`` = −∞, β ``None`` = +∞).  ``variants`` adds the counts of the other
+switches, of the tree without the reduction and of the AI's own search; with
+no depth asked it draws the smallest depth at which alpha-beta prunes.
 
-Only a window that closes (α ≥ β) while a node still has children to try is a
-cut; one that closes at its last child prunes nothing (``closed_at_last``
-counts those, which ``alphabeta.py`` counts among its cutoffs).  A tree with
-no cut says why in ``no_cut`` (``no_cut_reason``).
-
-``ordering=True`` tries a max node's moves by the static evaluation of their
-boards, best first (a move that makes 2048 first of all), and a min node's
-placements by the static evaluation of the placed board, lowest first (the
-one likely worst for the player); ties keep the natural order, which is
-up, right, down, left for moves and 2s then 4s, cells in reading order, for
-placements.  These ordering evaluations are not counted as leaves.
-
-``trace`` returns a JSON-ready dict: ``nodes`` (every node of the tree that was
-generated, pruned children included but not their subtrees), ``steps`` in
-visiting order, each with a sentence for a person, and ``counts``.
-``variants`` adds the counts of the other switches, of the tree without the
-reduction, and of the AI's own search (``search_counts``); with no depth asked
-it draws the smallest depth at which alpha-beta prunes.
-Infinite α and β are ``None`` in it (α ``None`` = −∞, β ``None`` = +∞).
+The tree, the windows, the bounds and the orderings in full: docs/search-explained.md.
 """
 
 from __future__ import annotations

@@ -1,0 +1,57 @@
+"""The AI's start on the status line: the stage, the seconds, a slow stage named, and each stage said once."""
+
+from __future__ import annotations
+
+import asyncio
+import types
+
+from app_async import run_async
+
+import app.ai.loading_status as loading_status
+from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS
+from app.ai.loading_status import loading_status as status_of
+from app.ai.loading_status import show_loading
+
+FIRST, SECOND = LOADING_STAGES
+
+
+def test_a_stage_shows_its_step_and_the_seconds_so_far():
+    assert status_of(FIRST, 1, 3, 3) == (
+        f"AI loading, step 1 of 2: {FIRST}\u2026 3 s",
+        f"AI loading, step 1 of 2: {FIRST}",
+    )
+    text, said = status_of(SECOND, 2, 40, 1)
+    assert text.startswith(f"AI loading, trying again, step 2 of 2: {SECOND}\u2026 40 s")
+    assert said == f"AI loading, trying again, step 2 of 2: {SECOND}"
+
+
+def test_a_slow_stage_says_what_happens_next():
+    text, said = status_of(FIRST, 1, SLOW_STEP_S, SLOW_STEP_S)
+    assert "unusually slow (the server or this device); tried again after" in text
+    assert said.endswith(" (unusually slow)")
+    text, _ = status_of(FIRST, START_ATTEMPTS, SLOW_STEP_S, SLOW_STEP_S)
+    assert "unusually slow; given up after" in text
+
+
+def test_no_status_outside_the_loading_stages():
+    assert status_of("", 1, 5, 5) is None
+
+
+def test_each_stage_is_said_once_while_its_seconds_count(monkeypatch):
+    async def no_wait(_seconds):
+        await asyncio.sleep(0)
+
+    monkeypatch.setattr(loading_status, "asyncio", types.SimpleNamespace(sleep=no_wait))
+    client = types.SimpleNamespace(stage=FIRST, attempts=1)
+    shown: list[tuple[str, str]] = []
+    stages = [FIRST, FIRST, SECOND, ""]
+
+    def loading() -> bool:
+        if not stages:
+            return False
+        client.stage = stages.pop(0)
+        return True
+
+    run_async(lambda: show_loading(client, loading, lambda text, say: shown.append((text, say))))
+    assert [text.rsplit("\u2026", 1)[1] for text, _ in shown] == [" 0 s", " 1 s", " 2 s"]
+    assert [bool(say) for _, say in shown] == [True, False, True]
