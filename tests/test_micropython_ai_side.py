@@ -239,7 +239,8 @@ print(json.dumps(out))
 
 TREE_WALK = """
 from fakedom import Document, Event, canon
-from app.explorer.tree_walk import TreeWalk, walk_state
+from app.explorer.tree_walk import TreeWalk
+from app.explorer.walk_steps import walk_state
 
 
 class Client:

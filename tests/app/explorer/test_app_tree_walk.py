@@ -9,7 +9,7 @@ import pytest
 from app_async import run_async
 
 from app.explorer import tree_walk
-from app.explorer.tree_walk import TreeWalk, walk_state
+from app.explorer.tree_walk import TreeWalk
 from game2048.board import count_empty, from_rows
 from game2048.search import stepwise
 
@@ -156,21 +156,6 @@ def _built(ordering: bool = False, **kwargs) -> TreeWalk:
         return walk
 
     return run_async(scenario)
-
-
-def test_walk_state_replays_the_golden_steps() -> None:
-    trace = stepwise.compact(stepwise.trace(from_rows(GOLDEN), 2, count_empty, ordering=False, pruning=True))
-    cut_at = next(i for i, s in enumerate(trace["steps"]) if s["event"] == "cut")
-    state = walk_state(trace, cut_at - 1)
-    assert state[5] == {"status": "active", "best": 3, "last": 9, "alpha": 3, "beta": 3}
-    assert 10 not in state and 11 not in state
-    state = walk_state(trace, cut_at)
-    assert state[10] == state[11] == {"status": "pruned", "alpha": 3, "beta": 3}
-    assert tree_walk.value_text(state[10]) == "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)"
-    end = walk_state(trace, len(trace["steps"]) - 1)
-    assert (end[0]["value"], end[2]["bound"], end[5]["bound"]) == (3, "upper", "lower")
-    assert tree_walk.value_text(end[2]) == "value \u2264 3" and tree_walk.value_text(end[5]) == "value \u2265 3"
-    assert tree_walk.window_text(walk_state(trace, 0)[0]) == "\u03b1 = \u2212\u221e, \u03b2 = +\u221e"
 
 
 def test_the_build_button_waits_for_the_ai() -> None:
@@ -331,17 +316,6 @@ def test_the_tree_is_built_for_the_board_the_explorer_explains_whatever_the_game
     in_play = [[2, 0, 0, 0], [0] * 4, [0] * 4, [0, 0, 0, 2]]
     unexplained = _built(client=EngineClient(), rows=in_play, explained_board=lambda: None)
     assert unexplained.rows == in_play
-
-
-def test_the_tree_so_far_lists_the_reached_nodes_with_pruned_ones_greyed_and_the_cut() -> None:
-    trace = stepwise.compact(stepwise.trace(from_rows(GOLDEN), 2, count_empty, ordering=False, pruning=True))
-    cut_at = next(i for i, s in enumerate(trace["steps"]) if s["event"] == "cut")
-    state = walk_state(trace, cut_at)
-    html = tree_walk.outline_html(trace, state, trace["steps"][cut_at]["node"])
-    assert html.count('class="tw-o ') == len(state)  # every node reached, no other
-    assert html.count("tw-o-pruned") == 2 and "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)" in html
-    assert html.count("tw-o-here") == 1
-    assert tree_walk.outline_html(trace, walk_state(trace, 0), 0).count('class="tw-o ') == 1  # the root alone
 
 
 def test_the_step_sentence_is_drawn_inside_the_current_node_and_each_step_keeps_it_in_view() -> None:
