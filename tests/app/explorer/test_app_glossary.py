@@ -14,7 +14,7 @@ from game2048.evaluation import presets
 from game2048.evaluation.terms import TERM_NAMES, term_name, weighted_terms
 from game2048.search import explain
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BOARD = from_rows([[2, 4, 8, 16], [0, 2, 4, 8], [0, 0, 2, 4], [0, 0, 0, 2]])
 
 
