@@ -29,10 +29,10 @@ from game2048.lab.agreement import Searcher, measure
 from game2048.lab.cluster import Cluster, ClusterOptions, open_cluster
 from game2048.lab.config import PlayConfig, parse_config_spec
 from game2048.lab.experiments import run_compare
-from game2048.lab.ntuple_train import CHECKPOINT, TrainOptions, load_checkpoint, train
 from game2048.lab.play import play_games
 from game2048.lab.records import read
 from game2048.lab.summary import COMPARE_COLUMNS
+from game2048.lab.training.trainer import CHECKPOINT, TrainOptions, load_checkpoint, train
 
 REPO = Path(__file__).resolve().parents[1]
 ENV = {**os.environ, "PYTHONPATH": str(REPO / "py")}

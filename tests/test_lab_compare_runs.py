@@ -10,10 +10,9 @@ import pytest
 
 from game2048.evaluation.ntuple_shapes import parse_shape
 from game2048.lab import cli
-from game2048.lab.compare_runs import GREEDY_FILE, run_greedy
-from game2048.lab.ntuple_train import TrainOptions, train
-from game2048.lab.train_command import greedy_results
-from game2048.lab.welch import regularized_beta, two_sided_p, welch_test
+from game2048.lab.training.compare_runs import GREEDY_FILE, run_greedy
+from game2048.lab.training.trainer import TrainOptions, greedy_results, train
+from game2048.lab.training.welch import regularized_beta, two_sided_p, welch_test
 
 
 def test_welch_on_two_pairs_of_equal_spread_has_two_degrees_of_freedom_and_the_closed_form_p() -> None:

@@ -16,9 +16,9 @@ from game2048 import board as B
 from game2048.evaluation import ntuple, ntuple_file
 from game2048.evaluation.ntuple_shapes import SHAPES, Shape, Stage, get_shape, images, index
 from game2048.lab import cli
-from game2048.lab import ntuple_kernels as K
-from game2048.lab.ntuple_export import dequantized, quantize, write
-from game2048.lab.ntuple_train import (
+from game2048.lab.training import kernels as K
+from game2048.lab.training.export import dequantized, quantize, write
+from game2048.lab.training.trainer import (
     TrainError,
     TrainOptions,
     greedy_games,

@@ -1,49 +1,23 @@
 """Load-time benchmark: the page's start, cold and warm, beside the bare interpreters' floors; median of N loads.
 
-What is measured, every time from the navigation start of the visit (the
-page's own ``performance.now()``, so no Playwright overhead is counted):
+Timed from the visit's navigation start by the page's own ``performance.now()`` (no Playwright overhead):
 
-* **playable**: ``body[data-ready-ms]``, which the page sets with
-  ``data-ready="true"`` once the board accepts keys.  A key press is then
-  checked to move the board, so "ready" really means playable.
-* **AI ready**: the first ``performance.now()`` at which ``#ai-status`` says
-  "AI ready" (the worker has loaded its interpreter and its tables), read by a
-  ``wait_for_function`` poll (once per animation frame) that returns the time
-  itself, so at most a frame late.
+* **playable**: ``body[data-ready-ms]``, which the page sets with ``data-ready="true"`` once the board
+  accepts keys; a key press is then checked to move the board, so "ready" really means playable.
+* **AI ready**: the first ``performance.now()`` at which ``#ai-status`` says "AI ready" (the worker has its
+  interpreter and its tables), read by a poll once per animation frame that returns the time itself.
 
-The visits:
+The visits (``page_loads``): **cold**, a fresh Chromium with a new, empty on-disk profile (no HTTP cache,
+compiled-code cache, CacheStorage, service worker or saved game); **warm**, a new tab of the same browser
+once the cold visit is AI ready and its service worker controls the page: a player coming back.  The page
+must not be opened with ``?sw=off`` here.
 
-* **cold**: a fresh Chromium with a new, empty profile (a temporary user-data
-  directory): no HTTP cache, no compiled-code cache, no CacheStorage, no
-  service worker, no saved game.
-* **warm (second visit)**: the same profile and browser as the cold visit just
-  before, once that visit has reached AI ready (with ``--no-ai``: playable)
-  and the page's service worker is active and controls it
-  (``navigator.serviceWorker.ready`` resolved and ``controller`` set).  The
-  first tab is then closed and a new tab of the same browser opens the same
-  URL: the visit gets the HTTP cache, Chromium's compiled-code cache, the
-  service worker's cache and the game saved by the first visit, as a player
-  coming back would.  It fails if the service worker does not control it.
-  The page must not be opened with ``?sw=off`` here.
+The floors (``--baseline``, ``bare_load``), each cold in a fresh profile, alternating with the page's loads:
+bare MicroPython and bare Pyodide pages that import the interpreter from ``node_modules`` and run
+``import sys``, no PyScript: what no page on that interpreter can beat.
 
-A real on-disk profile is used (not an incognito context) because Chromium
-keeps no compiled-code cache for incognito contexts.
-
-Floors (``--baseline``), each cold in a fresh profile, alternating with the
-page in the same run (timings on this 2-core machine swing with load): two
-bare pages served from memory on the same origin with the same headers, each a
-module script that imports the interpreter's ES module from ``node_modules``,
-awaits its loader and runs ``import sys``, then sets ``data-ready-ms``:
-
-* **bare MicroPython**: ``loadMicroPython()`` from
-  ``@micropython/micropython-webassembly-pyscript/micropython.mjs``;
-* **bare Pyodide**: ``loadPyodide()`` from ``pyodide/pyodide.mjs``.
-
-No PyScript in either: they are what no page on that interpreter can beat.
-
-Any console error or uncaught page error during a load fails the run.  The
-summary is a Markdown table (with the date, commit, machine and Chromium
-version) ready for docs/results.md; ``--out FILE`` appends it to FILE.
+Any console error or uncaught page error during a load fails the run.  The summary is a Markdown table
+(with the date, commit, machine and Chromium version) ready for docs/results.md; ``--out FILE`` appends it.
 
     python tools/bench_load.py [--runs 5] [--no-ai] [--no-warm] [--baseline] [--out FILE] [--url-query seed=1]
 """
@@ -233,7 +207,10 @@ class Visit:
 
 @contextmanager
 def fresh_profile(playwright: Any) -> Iterator[Any]:
-    """A Chromium with a new, empty on-disk profile (a persistent context), removed afterwards."""
+    """A Chromium with a new, empty on-disk profile (a persistent context), removed afterwards.
+
+    On disk, not an incognito context: Chromium keeps no compiled-code cache for incognito contexts.
+    """
     with tempfile.TemporaryDirectory(prefix="bench-load-profile-") as profile:
         context = playwright.chromium.launch_persistent_context(
             profile, executable_path=chromium_path(), args=CHROMIUM_ARGS, headless=True, service_workers="allow"
@@ -304,7 +281,13 @@ def visit(page: Any, url: str, wait_ai: bool, what: str) -> Visit:
 
 
 def page_loads(playwright: Any, url: str, wait_ai: bool, warm: bool) -> tuple[Visit, Visit | None]:
-    """A cold visit in a fresh profile, then (``warm``) the second visit in the same profile."""
+    """A cold visit in a fresh profile, then (``warm``) the second visit in the same profile.
+
+    The second visit waits for the first to reach AI ready (playable without ``wait_ai``) and for its
+    service worker to control it; the first tab is then closed and a new tab opens the same URL, with the
+    HTTP cache, the compiled-code cache, the service worker's cache and the saved game.  It fails if no
+    service worker controls it.
+    """
     with fresh_profile(playwright) as context:
         first = context.new_page()
         cold = visit(first, url, wait_ai, "cold visit")
@@ -346,7 +329,11 @@ def bare_page(loader: str, module: str) -> str:
 
 
 def bare_load(playwright: Any, base_url: str, floor: str) -> float:
-    """Seconds from navigation to a bare interpreter that has run ``import sys`` (page from memory, same origin)."""
+    """Seconds from navigation to a bare interpreter that has run ``import sys``.
+
+    The page is served from memory on the same origin with the page's headers: a module script that imports
+    the interpreter's ES module (``FLOORS``), awaits its loader, runs ``import sys`` and sets ``data-ready-ms``.
+    """
     loader, module = FLOORS[floor]
     path = f"/__bench_{floor}.html"
     body = bare_page(loader, module)

@@ -35,7 +35,7 @@ if __package__ in (None, ""):
 from serve import REPO_ROOT  # noqa: E402
 
 sys.path.insert(0, str(REPO_ROOT / "py"))
-from game2048.lab.ntuple_train import load_checkpoint  # noqa: E402
+from game2048.lab.training.trainer import load_checkpoint  # noqa: E402
 
 PAPER_TUPLES = "0123 4567 012456 45689a"
 """TDL2048's spelling of the 2×4+2×6 shape (``ntuple_shapes.SHAPES['2x4+2x6']``): cells as hex digits."""

@@ -4,7 +4,7 @@ The first tab keeps three games by following ``?seed=`` links over a game in
 progress and starts autoplay; then N - 1 more tabs open, each on its own
 ``?seed=`` link, and start autoplay as soon as their page is ready, while the
 others play and their own workers start: all autoplay together on one storage.  Checked: every board each tab
-shows follows the one before by a legal move (``soak.check_transition``); no
+shows follows the one before by a legal move (``soak_page.check_transition``); no
 tab's autoplay stops and no worker is restarted; the three kept games are
 still stored at the end; each tab's game comes back when it is reloaded;
 no console errors.
@@ -18,7 +18,7 @@ from typing import Any
 
 from browser import READY_SELECTOR, launch_chromium, watch_page
 from serve import REPO_ROOT, start_server
-from soak import RECORDER_JS, Tab
+from soak_page import RECORDER_JS, Tab
 
 KEPT_KEY = "game2048:kept-games"
 KEPT_SEEDS = (100, 101, 102, 103)

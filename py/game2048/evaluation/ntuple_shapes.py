@@ -6,7 +6,7 @@ its weight table.  With *symmetric sampling* every tuple is read on the
 board's eight images (rotations and reflections) through the same table, so a
 network of ``m`` tuples sums ``8 m`` weights.  This module holds the one
 definition of a shape and of a feature's index; the lab's trainer
-(``lab.ntuple_kernels``) and the page's reader (``evaluation.ntuple``) both
+(``lab.training.kernels``) and the page's reader (``evaluation.ntuple``) both
 take their cells and indices from here, and tests pin them together.
 
 Cells are numbered as in ``board``: ``4 * row + col``, row 0 on top.  The

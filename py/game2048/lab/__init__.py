@@ -12,6 +12,6 @@ line), ``play`` (one game; many games as Dask tasks with a progress bar),
 (tasks taken as they finish, with reports and lost workers), ``progress``
 (the progress bar), ``summary`` (numpy statistics and text tables), ``charts``
 (matplotlib PNGs), ``experiments`` (the ``features`` and ``compare`` runs),
-``sweep`` (training runs as tasks), ``compare_runs`` and ``welch`` (training
-runs side by side, Welch's t-test), ``cli`` (the command line).
+``training`` (the n-tuple network's trainer, its sweeps, runs compared),
+``cli`` (the command line).
 """

@@ -1,6 +1,5 @@
 """The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``,
-``train`` / ``export`` / ``greedy`` (an n-tuple network by TD learning, ``train_command``; sweeps, ``sweep``) and
-``compare-runs`` (training runs side by side, ``compare_runs``).
+and ``train`` / ``export`` / ``greedy`` / ``compare-runs`` (an n-tuple network by TD learning: ``training``).
 
 Examples::
 
@@ -41,16 +40,16 @@ from typing import Any
 
 from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
-from . import compare_runs, train_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .cluster import Cluster, ClusterOptions, add_cluster_arguments, cluster_for, cluster_options, default_jobs
 from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from .experiments import run_compare, run_features
-from .ntuple_train import TrainError
 from .play import play_games
 from .records import RecordFile, config_key, game_record, played_option, read, resumable
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
+from .training import command, compare_runs
+from .training.trainer import TrainError
 
 
 def _seed_options(parser: argparse.ArgumentParser, games: int = 10, seed_start: int = 1, why: str = "") -> None:
@@ -149,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     link.add_argument("file", type=Path, help="a JSON-lines file written by run --out (or a report's games.jsonl)")
     link.add_argument("--seed", type=int, required=True, help="the game's seed")
     link.add_argument("--base", default=PAGE_URL, help=f"the page's address (default {PAGE_URL}, what make run serves)")
-    train_command.add_parser(sub)
+    command.add_parser(sub)
     compare_runs.add_parser(sub)
     return parser
 
@@ -223,13 +222,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             _explain(args)
             return 0
         if args.command == "train":
-            train_command.run(args)
+            command.run(args)
             return 0
         if args.command == "export":
-            train_command.export(args)
+            command.export(args)
             return 0
         if args.command == "greedy":
-            train_command.greedy(args)
+            command.greedy(args)
             return 0
         if args.command == "compare-runs":
             compare_runs.run(args)

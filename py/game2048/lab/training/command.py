@@ -17,17 +17,17 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
-from ..evaluation.ntuple_shapes import SHAPES, Shape, parse_shape
-from .cluster import add_cluster_arguments, cluster_options, default_jobs
+from ...evaluation.ntuple_shapes import SHAPES, parse_shape
+from ..cluster import add_cluster_arguments, cluster_options, default_jobs
+from ..config import parse_seeds
+from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 from .compare_runs import GREEDY_GAMES
-from .config import parse_seeds
-from .ntuple_export import dequantized, quantize, write
-from .ntuple_train import TILES, TrainOptions, TrainState, greedy_games, load_checkpoint, train
-from .progress import LOG_EVERY_S, LOG_WIDTH, line_columns
+from .export import dequantized, quantize, write
+from .sweep import run_sweep, sweep_runs
+from .trainer import TILES, TrainOptions, TrainState, greedy_results, load_checkpoint, train
 
 DEFAULTS = TrainOptions()
 
@@ -131,19 +131,6 @@ def train_command_line(options: dict[str, Any]) -> str:
         + (" --coherence" if options.get("coherence") else "")
         + (f" --lambda {options['lam']}" if options.get("lam") is not None else "")
     )
-
-
-def greedy_results(shape: Shape, weights: np.ndarray, games: int, seed: int) -> dict[str, Any]:
-    """``games`` greedy games of ``weights`` (seeded): their mean score and the share reaching each of ``TILES``."""
-    if games < 1:
-        raise ValueError(f"--games is at least 1, got {games}")
-    stats = greedy_games(shape, weights, games, seed)
-    return {
-        "games": games,
-        "seed": seed,
-        "mean_score": round(float(stats[:, 0].mean())),
-        **{f"rate_{tile}": float((stats[:, 1] >= tile.bit_length() - 1).mean()) for tile in TILES},
-    }
 
 
 def greedy_line(greedy: dict[str, Any]) -> str:
@@ -256,8 +243,6 @@ def run(args: argparse.Namespace) -> None:
         lam=lambdas[0],
     )
     if args.seeds or len(alphas) > 1 or len(lambdas) > 1 or args.scheduler:
-        from .sweep import run_sweep, sweep_runs
-
         if args.greedy_games < 0:
             raise ValueError(f"--greedy-games is 0 or more, got {args.greedy_games}")
         runs = sweep_runs(options, seeds, alphas, lambdas, named_seeds=bool(args.seeds))
@@ -282,7 +267,7 @@ def run(args: argparse.Namespace) -> None:
     finally:
         progress.close()
     print(summary_line(state))
-    from .charts import learning_curve_chart
+    from ..charts import learning_curve_chart
 
     chart = learning_curve_chart(state.curve, args.out / "curve.png", shape.describe())
     print(f"checkpoint, curve and chart in {args.out} ({chart.name})")

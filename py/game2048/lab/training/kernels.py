@@ -26,8 +26,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from ..evaluation.ntuple_shapes import Shape, line_plan, nibble_runs
-from ..move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
+from ...evaluation.ntuple_shapes import Shape, line_plan, nibble_runs
+from ...move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
 
 MOVE_TABLES = (
     np.array(ROW_LEFT, dtype=np.int64),

@@ -1,7 +1,7 @@
 """Training an n-tuple network by TD learning: the loop around the kernels, its options, checkpoints and curve.
 
 ``train(options, out)`` plays ``options.games`` games in blocks of
-``options.block`` with ``ntuple_kernels.play_games``; after each block it
+``options.block`` with ``kernels.play_games``; after each block it
 adds the block's scores and tiles to the learning curve and, at least every
 ``options.checkpoint_s`` seconds and at the end, saves a checkpoint: the
 weights, the random generator's state and the curve in one ``.npz`` written
@@ -20,11 +20,12 @@ import zipfile
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
-from ..evaluation.ntuple_shapes import Shape, parse_shape
-from . import ntuple_kernels as K
+from ...evaluation.ntuple_shapes import Shape, parse_shape
+from . import kernels as K
 
 CHECKPOINT = "checkpoint.npz"
 CURVE = "curve.jsonl"
@@ -44,7 +45,7 @@ class TrainOptions:
     board's value moves by up to ``alpha`` × features × error).  ``block`` is
     the games per kernel call and per point of the learning curve.  With
     ``threads`` > 1 the games are shared among threads that update the weights
-    without locks (``ntuple_kernels.play_games_threads``): faster, no longer
+    without locks (``kernels.play_games_threads``): faster, no longer
     reproducible bit for bit; one thread is.
     """
 
@@ -59,14 +60,14 @@ class TrainOptions:
     """A network file (its manifest beside it) whose weights the run starts from instead of zeros: a
     trained network fine-tuned at a smaller ``alpha``.  Empty: from zeros."""
     restart: bool = False
-    """Each game over is played again from halfway through, and again (``ntuple_kernels.play_game``): the late
+    """Each game over is played again from halfway through, and again (``kernels.play_game``): the late
     game learned many times per game.  The curve still reports each game's first episode."""
     coherence: bool = False
-    """Temporal coherence learning (``ntuple_kernels.tc_step``): each weight's rate is ``alpha`` times how
+    """Temporal coherence learning (``kernels.tc_step``): each weight's rate is ``alpha`` times how
     consistently its errors point one way; the accumulators are kept in the checkpoint."""
     lam: float | None = None
     """None: online TD(0), each afterstate learned once the next move is chosen.  0 to 1: each episode learned
-    at its end, backwards, by TD(λ) (``ntuple_kernels.learn_back``, as ziap/2048-tdl trains)."""
+    at its end, backwards, by TD(λ) (``kernels.learn_back``, as ziap/2048-tdl trains)."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -250,11 +251,11 @@ def initial_weights(path: Path, shape: Shape) -> tuple[np.ndarray, str]:
     nibble layout for ``shape``, and the file's SHA-256.
 
     A file of the same tuples but other values or stages starts each of the run's stages from the file's
-    stage that valued its first boards (``ntuple_kernels.promoted``).  ``TrainError`` when the file is
+    stage that valued its first boards (``kernels.promoted``).  ``TrainError`` when the file is
     missing, damaged or of other tuples than the run's.
     """
-    from ..evaluation.ntuple_file import NetworkError, read
-    from .ntuple_export import dequantized
+    from ...evaluation.ntuple_file import NetworkError, read
+    from .export import dequantized
 
     try:
         manifest = json.loads(path.with_suffix(".json").read_text())
@@ -279,3 +280,16 @@ def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np
     nibbles = K.to_nibbles(shape, weights)
     K.play_games(nibbles, games, 0.0, rng, feats, K.MOVE_TABLES, work, stats, False, K.NO_COHERENCE, K.ONLINE)
     return stats
+
+
+def greedy_results(shape: Shape, weights: np.ndarray, games: int, seed: int) -> dict[str, Any]:
+    """``games`` greedy games of ``weights`` (seeded): their mean score and the share reaching each of ``TILES``."""
+    if games < 1:
+        raise ValueError(f"--games is at least 1, got {games}")
+    stats = greedy_games(shape, weights, games, seed)
+    return {
+        "games": games,
+        "seed": seed,
+        "mean_score": round(float(stats[:, 0].mean())),
+        **{f"rate_{tile}": float((stats[:, 1] >= tile.bit_length() - 1).mean()) for tile in TILES},
+    }

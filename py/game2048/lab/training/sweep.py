@@ -21,11 +21,11 @@ from typing import Any
 from rich.console import Console
 from rich.progress import Progress, TextColumn
 
-from .cluster import CPU, Cluster, ClusterError, ClusterOptions, cluster_for
+from ..cluster import CPU, Cluster, ClusterError, ClusterOptions, cluster_for
+from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
+from ..tasks import TaskBatch, reporter
 from .compare_runs import GREEDY_FILE, report, write_greedy
-from .ntuple_train import CHECKPOINT, TrainError, TrainOptions, TrainState, train
-from .progress import LOG_EVERY_S, LOG_WIDTH, line_columns
-from .tasks import TaskBatch, reporter
+from .trainer import CHECKPOINT, TrainError, TrainOptions, TrainState, train
 
 
 @dataclass(frozen=True)

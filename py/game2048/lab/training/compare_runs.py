@@ -22,8 +22,9 @@ from typing import Any
 
 import numpy as np
 
-from .ntuple_train import CHECKPOINT, TILES, TrainError
-from .summary import text_table
+from ...evaluation.ntuple_shapes import parse_shape
+from ..summary import text_table
+from .trainer import CHECKPOINT, TILES, TrainError, greedy_results, load_checkpoint
 from .welch import welch_test
 
 GREEDY_FILE = "greedy.json"
@@ -69,10 +70,6 @@ def run_greedy(folder: Path, games: int = GREEDY_GAMES) -> dict[str, Any]:
 
 def write_greedy(folder: Path, games: int) -> dict[str, Any]:
     """Play the run's checkpoint greedily (``games`` games, seed ``GREEDY_SEED``) and keep the results beside it."""
-    from ..evaluation.ntuple_shapes import parse_shape
-    from .ntuple_train import load_checkpoint
-    from .train_command import greedy_results
-
     saved, state, weights = load_checkpoint(folder)
     results = {
         **greedy_results(parse_shape(str(saved["shape"])), weights, games, GREEDY_SEED),

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from ..evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
-from ..evaluation.ntuple_shapes import Shape, shape_json
+from ...evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
+from ...evaluation.ntuple_shapes import Shape, shape_json
 
 
 def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float = 0.0) -> Network:
