@@ -9,11 +9,11 @@ import pytest
 from app_async import run_async
 from fakes import FakeView, guarded_call
 
-from app.games.editor import AI_WAITS, INERT_WHILE_EDITING, PositionEditor
 from app.board.play import Intent, PlaySession
+from app.browser.storage import MemoryBackend, Storage
+from app.games.editor import AI_WAITS, INERT_WHILE_EDITING, PositionEditor
 from app.games.saved_games import SavedGames, saved_form
 from app.games.startup import LOST_POSITION
-from app.browser.storage import MemoryBackend, Storage
 from game2048 import board as B
 from game2048.game import Game
 
