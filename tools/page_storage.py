@@ -2,8 +2,9 @@
 
 ``game2048:game`` names the tab whose slot holds the game saved last (``{"live": <tab>}``; older pages kept the
 whole game there); the slot holds the game and its record's head, and its moves are in parts
-(``app.games.live_parts``).  ``saved_game`` puts them together with the page's own reader (``app.games.saved_games``), so a
-tool reads the saved form (``app.games.saved_games.saved_form``) whatever the layout.
+(``app.games.live_parts``).  ``saved_game`` puts them together with the page's own reader
+(``app.games.saved_games``), so a tool reads the saved form (``app.games.saved_games.saved_form``) whatever the
+layout.
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "py"))
-from app.games.saved_games import SavedGames  # noqa: E402
 from app.browser.storage import GAME_KEY, LIVE_PREFIX, MemoryBackend, Storage  # noqa: E402
+from app.games.saved_games import SavedGames  # noqa: E402
 
 STORAGE_ITEMS_JS = "() => Object.assign({}, localStorage)"
 """``page.evaluate(STORAGE_ITEMS_JS)``: every item of the page's localStorage."""

@@ -17,17 +17,17 @@ import js
 from pyscript import document
 from pyscript.ffi import create_proxy
 
-from app.browser.clock import now_ms
-from app.games.game_switch import GameSwitcher
 from app.board.motion import MotionToggle
+from app.board.play import SLIDE_SECONDS, Intent, PlaySession
+from app.board.view import BoardView
+from app.browser.clock import now_ms
 from app.browser.page_options import forget_option
 from app.browser.panel_focus import KeysBack
-from app.board.play import SLIDE_SECONDS, Intent, PlaySession
+from app.browser.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
+from app.browser.wiring import Wiring
+from app.games.game_switch import GameSwitcher
 from app.games.saved_games import SavedGames
 from app.games.startup import choose_game, fresh_game
-from app.browser.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
-from app.board.view import BoardView
-from app.browser.wiring import Wiring
 from game2048.board import to_rows
 from game2048.game import fresh_seed
 from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM
@@ -182,10 +182,10 @@ async def main(
     controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
     _keep_alive.append(tree_walk)
     await pause("ai")  # the modules of the editor, the replays and the keys next
+    from app.board.inputs import InputRouter
+    from app.explorer.glossary import TermTips, mark_terms
     from app.games.editor import EDIT_KEY, PositionEditor
     from app.games.panel import GAMES_KEY_LETTER
-    from app.explorer.glossary import TermTips, mark_terms
-    from app.board.inputs import InputRouter
     from app.games.replays import REPLAY_KEY
 
     await pause("key-modules")  # the editor, the replays and the keys next
@@ -246,8 +246,8 @@ def replay_parts(
     explorer: "Explorer",
 ) -> "tuple[Replays, GamesPanel]":
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
-    from app.games.panel import GamesPanel
     from app.browser.outside_data import date_ms
+    from app.games.panel import GamesPanel
     from app.games.replay_view import ReplayView
     from app.games.replays import Replays
 

@@ -13,11 +13,11 @@ said through the view's live region.  ``AiControls`` runs the actions.
 """
 
 from app.ai.client import AiClient
+from app.ai.network_download import download, page_folder, progress_text, ready_text
 from app.ai.settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.ai.split import AiTeam
-from app.explorer.glossary import mark_term, word_term
-from app.ai.network_download import download, page_folder, progress_text, ready_text
 from app.browser.wiring import Wiring
+from app.explorer.glossary import mark_term, word_term
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable

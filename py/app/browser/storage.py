@@ -32,7 +32,8 @@ GAMES_KEY = PREFIX + "games"
 LIVE_PREFIX = PREFIX + "live:"
 """Each tab's own live game: ``game2048:live:<tab>`` (``live_key``), so tabs never write over each other's game."""
 PART_PREFIX = PREFIX + "moves:"
-"""The moves of a tab's live game, in parts (``app.games.live_parts``): ``game2048:moves:<tab>:<part>`` (``part_key``)."""
+"""The moves of a tab's live game, in parts (``app.games.live_parts``): ``game2048:moves:<tab>:<part>``
+(``part_key``)."""
 OPEN_PREFIX = PREFIX + "open:"
 """``game2048:open:<tab>`` while tab ``<tab>`` is open (``open_key``): written at its start, removed when it goes
 (``pagehide``, a reload included).  A tab that finds its id there at its start is a copy of an open tab."""

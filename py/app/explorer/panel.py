@@ -20,10 +20,10 @@ CPython tests read them without a browser; every text is escaped.
 
 from html import escape
 
-from app.explorer.glossary import glossary_html, term, word_term
-from app.browser.panel_focus import focus_board, focus_heading
 from app.board.view import ARROWS, colour_class
+from app.browser.panel_focus import focus_board, focus_heading
 from app.browser.wiring import Wiring
+from app.explorer.glossary import glossary_html, term, word_term
 from game2048.values import fixed, format_value
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module

@@ -17,8 +17,8 @@ except ImportError:
     pass
 
 from app.board.play import Intent, PlaySession
-from app.games.saved_games import SavedGames, describe, worth_keeping
 from app.browser.storage import BEST_KEY, KEPT_KEY
+from app.games.saved_games import SavedGames, describe, worth_keeping
 from game2048.game_record import GameRecord, replay
 
 KEPT_FOR_REPLAY = "Your game ({}) is kept: \u201cResume kept game\u201d (B) brings it back."

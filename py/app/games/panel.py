@@ -21,10 +21,10 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
-from app.games.lab_files import NEWLINE, LabFile, Reading, read_lab
 from app.browser.outside_data import date_problem
 from app.browser.panel_focus import focus_board, focus_heading
 from app.browser.wiring import Wiring
+from app.games.lab_files import NEWLINE, LabFile, Reading, read_lab
 
 GAMES_KEY_LETTER = "g"
 """The key that opens and closes the panel."""

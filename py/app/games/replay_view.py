@@ -21,9 +21,9 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
-from app.explorer.panel import mini_board, render_explanation, status_text
 from app.browser.url_query import query_params, query_string
 from app.browser.wiring import Wiring
+from app.explorer.panel import mini_board, render_explanation, status_text
 from game2048.board import move as slide
 from game2048.board import to_rows
 from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM, GameRecord, encode_game, positions

@@ -6,8 +6,8 @@ from app_async import run_async
 from fakes import FakeView
 
 from app.board.play import AI, HUMAN, NOT_SAVED, Intent, PlaySession
-from app.games.saved_games import SavedGames
 from app.browser.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage
+from app.games.saved_games import SavedGames
 from game2048.board import from_rows, legal_moves, to_rows
 from game2048.game import Game
 

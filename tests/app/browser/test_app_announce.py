@@ -5,10 +5,10 @@ from __future__ import annotations
 from app_async import run_async
 from fakes import FakeView
 
-from app.browser import announce
 from app.board.play import AI, Intent, PlaySession
-from app.games.saved_games import SavedGames
+from app.browser import announce
 from app.browser.storage import MemoryBackend, Storage
+from app.games.saved_games import SavedGames
 from game2048.board import from_rows
 from game2048.game import Game, MoveOutcome
 

@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 from app_async import run_async
 
-from app.explorer.panel import ANALYSIS_MS_RANGE, Explorer, analysis_ms, render_explanation, status_text
 from app.browser.storage import MemoryBackend, Storage
+from app.explorer.panel import ANALYSIS_MS_RANGE, Explorer, analysis_ms, render_explanation, status_text
 from game2048.board import from_rows
 from game2048.search import explain
 

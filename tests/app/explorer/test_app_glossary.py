@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from app.explorer.panel import pattern_glyph, render_explanation, term_words
 from app.explorer.glossary import ENTRIES, MEANINGS, glossary_html, word_term
+from app.explorer.panel import pattern_glyph, render_explanation, term_words
 from game2048.board import from_rows
 from game2048.evaluation import presets
 from game2048.evaluation.terms import TERM_NAMES, term_name, weighted_terms

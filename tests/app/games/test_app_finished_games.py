@@ -14,10 +14,10 @@ import json
 from app_async import run_async
 from fakes import FakeView
 
-from app.games.finished_games import MAX_CHARS, MAX_GAMES, FinishedGames
 from app.board.play import AI, Intent, PlaySession
-from app.games.saved_games import SavedGames, saved_form
 from app.browser.storage import GAME_KEY, GAMES_KEY, MemoryBackend, Storage
+from app.games.finished_games import MAX_CHARS, MAX_GAMES, FinishedGames
+from app.games.saved_games import SavedGames, saved_form
 from game2048.board import legal_moves
 from game2048.game import Game
 from game2048.game_record import GameRecord, decision, record_of, summary_of

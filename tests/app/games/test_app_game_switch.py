@@ -5,10 +5,10 @@ from __future__ import annotations
 from app_async import run_async
 from fakes import FakeView
 
-from app.games.game_switch import GameSwitcher
 from app.board.play import Intent, PlaySession
-from app.games.saved_games import ORPHAN_MS, SavedGames
 from app.browser.storage import BEST_KEY, GAME_KEY, MemoryBackend, Storage, live_key
+from app.games.game_switch import GameSwitcher
+from app.games.saved_games import ORPHAN_MS, SavedGames
 from game2048.board import legal_moves
 from game2048.game import Game
 from game2048.game_record import GameRecord, decision, replay

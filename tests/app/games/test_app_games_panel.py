@@ -15,12 +15,12 @@ from app_async import run_async
 from fakes import FakeView
 from test_app_lab_files import lab_line
 
-from app.games.panel import EMPTY, PAGE_ROWS, GamesPanel, chart_svg, tile_counts
-from app.games.lab_files import TextSource, read_lab_file
 from app.board.play import PlaySession
+from app.browser.storage import GAMES_KEY, MemoryBackend, Storage
+from app.games.lab_files import TextSource, read_lab_file
+from app.games.panel import EMPTY, PAGE_ROWS, GamesPanel, chart_svg, tile_counts
 from app.games.replays import NO_RECORD, Replays
 from app.games.saved_games import SavedGames
-from app.browser.storage import GAMES_KEY, MemoryBackend, Storage
 from game2048.board import from_rows, legal_moves
 from game2048.game import Game
 from game2048.game_record import record_of

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 import app.games.startup as startup
 from app.ai.settings import AiSettings
+from app.browser.storage import BEST_KEY, GAME_KEY, GAMES_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from app.games.saved_games import SavedGames, encode, saved_form
 from app.games.startup import FAILED_START, LOST_POSITION, choose_game, position_game
-from app.browser.storage import BEST_KEY, GAME_KEY, GAMES_KEY, KEPT_KEY, SETTINGS_KEY, MemoryBackend, Storage
 from game2048 import board as B
 from game2048.game import Game
 from game2048.game_record import LINK_ALPHABET, encode_game, record_from_link
