@@ -5,7 +5,10 @@ only waits (``await``), so the page stays responsive whatever the think time.
 The rules that matter for a person watching:
 
 * the game is playable before the AI is: its buttons say "AI loading…" and
-  stay disabled until the worker has built its tables;
+  stay disabled until the worker has built its tables, while the status line
+  shows the loading stage and its seconds (``show_loading``); only a new stage
+  is said in the live region, since a count read out every second would drown
+  what the player does meanwhile;
 * a manual move (any move key, swipe or drag, even one that changes nothing) or a new game
   stops autoplay; Stop takes effect before the
   next move (a decision that arrives after Stop is dropped, and an AI move
@@ -25,8 +28,7 @@ session, like a person's.
 
 import asyncio
 
-from app.ai.client import AiClient
-from app.ai.loading_status import show_loading
+from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS, START_TIMEOUT_S, AiClient
 from app.ai.panel import AiPanel
 from app.ai.split import AiTeam
 from app.board.play import AI, HUMAN, Intent, PlaySession
@@ -376,7 +378,7 @@ class AiControls:
         self.panel.set_status(text, error, say)
 
     async def _show_loading(self) -> None:
-        """The worker's start on the status line while it loads (``loading_status.show_loading``)."""
+        """The worker's start on the status line while it loads (``show_loading``)."""
         await show_loading(self.client, lambda: self._loading, self._set_status)
 
 
@@ -387,3 +389,46 @@ def ai_move(answer: "dict[str, Any]") -> Intent:
     except RecordError:  # not a search's answer: played all the same, recorded as if a person chose
         note = None
     return Intent.move(answer["move"], AI, note)
+
+
+def loading_status(stage: str, attempt: int, seconds: int, step_seconds: int) -> "tuple[str, str] | None":
+    """The status line for the worker's ``stage`` at start ``attempt``, and its sentence to say; None off stage.
+
+    ``seconds`` count from the start, ``step_seconds`` from when this stage of this attempt began: a stage that
+    lasts ``SLOW_STEP_S`` or more is said to be unusually slow.
+    """
+    if stage not in LOADING_STAGES:
+        return None
+    step = LOADING_STAGES.index(stage) + 1
+    again = ", trying again" if attempt > 1 else ""
+    text = f"AI loading{again}, step {step} of {len(LOADING_STAGES)}: {stage}"
+    slow = ""
+    if step_seconds >= SLOW_STEP_S:
+        slow = (
+            f" \u2013 unusually slow (the server or this device); tried again after {START_TIMEOUT_S:g} s"
+            if attempt < START_ATTEMPTS
+            else f" \u2013 unusually slow; given up after {START_TIMEOUT_S:g} s"
+        )
+    return f"{text}\u2026 {seconds} s{slow}", text + (" (unusually slow)" if slow else "")
+
+
+async def show_loading(
+    client: "AiClient | AiTeam", loading: "Callable[[], bool]", set_status: "Callable[..., None]"
+) -> None:
+    """While ``loading()``, ``client``'s stage on the status line (``set_status(text, say=...)``) once a second."""
+    seconds = 0
+    said = ""
+    step_seconds = 0
+    step_of = ("", 0)  # (stage, attempt) the step's seconds count for
+    while loading():
+        stage, attempt = client.stage, client.attempts
+        if (stage, attempt) != step_of:
+            step_of, step_seconds = (stage, attempt), 0
+        status = loading_status(stage, attempt, seconds, step_seconds)
+        if status is not None:
+            text, said_now = status
+            set_status(text, say=said_now if said_now != said else "")
+            said = said_now
+        await asyncio.sleep(1)
+        seconds += 1
+        step_seconds += 1

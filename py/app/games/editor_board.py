@@ -12,7 +12,7 @@ What a person does with a cell:
   says why a value is refused.
 
 The cells' keys never reach the game's.  ``app.games.editor`` shows and hides the cells (edit mode);
-``changed()`` is called whenever the board changes, so the share link follows it (``app.games.editor_text``).
+``changed()`` is called whenever the board changes, so the share link follows it (``app.games.editor.PositionText``).
 """
 
 from app.board.view import colour_class

@@ -1,4 +1,4 @@
-"""The AI's start on the status line: the stage, the seconds, a slow stage named, and each stage said once."""
+"""AiControls' status line while the AI starts: the stage, the seconds, a slow stage named, and each stage said once."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import types
 
 from app_async import run_async
 
-import app.ai.loading_status as loading_status
+import app.ai.controls as ai_controls
 from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS
-from app.ai.loading_status import loading_status as status_of
-from app.ai.loading_status import show_loading
+from app.ai.controls import loading_status as status_of
+from app.ai.controls import show_loading
 
 FIRST, SECOND = LOADING_STAGES
 
@@ -41,7 +41,7 @@ def test_each_stage_is_said_once_while_its_seconds_count(monkeypatch):
     async def no_wait(_seconds):
         await asyncio.sleep(0)
 
-    monkeypatch.setattr(loading_status, "asyncio", types.SimpleNamespace(sleep=no_wait))
+    monkeypatch.setattr(ai_controls, "asyncio", types.SimpleNamespace(sleep=no_wait))
     client = types.SimpleNamespace(stage=FIRST, attempts=1)
     shown: list[tuple[str, str]] = []
     stages = [FIRST, FIRST, SECOND, ""]
