@@ -70,8 +70,9 @@ def _imports(path: Path) -> set[str]:
     return found
 
 
-def _closure(entry: Path) -> set[str]:
-    """Files (``py/...``) of every project module the entry script loads, packages' ``__init__`` included."""
+def _closure(entry: Path, bare_packages: bool = True) -> set[str]:
+    """Files (``py/...``) of every project module the entry script loads, packages' ``__init__`` included unless
+    ``bare_packages`` is false and the ``__init__`` holds nothing but a docstring (``_docstring_only``)."""
     seen: set[str] = set()
     todo = sorted(_imports(entry))
     while todo:
@@ -80,13 +81,24 @@ def _closure(entry: Path) -> set[str]:
             continue
         seen.add(name)
         todo.extend(_imports(_module_file(name)) - seen)
-    return {_module_file(name).relative_to(ROOT).as_posix() for name in seen}
+    files = {_module_file(name) for name in seen}
+    if not bare_packages:
+        files = {path for path in files if not (path.name == "__init__.py" and _docstring_only(path))}
+    return {path.relative_to(ROOT).as_posix() for path in files}
+
+
+def _docstring_only(path: Path) -> bool:
+    """Whether a module is a docstring and nothing else: MicroPython imports a folder without ``__init__`` as a
+    package, so the page does not fetch such an ``__init__`` (one request fewer at the start for each)."""
+    body = ast.parse(path.read_text()).body
+    return len(body) == 1 and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
 
 
 def test_the_page_gets_exactly_the_modules_it_imports():
     """The page's interpreter fetches what it runs and nothing more: not the searches, not the worker's file."""
-    needed, listed = _closure(PAGE_ENTRY), set(_listed_sources(CONFIG))
+    needed, listed = _closure(PAGE_ENTRY, bare_packages=False), set(_listed_sources(CONFIG))
     assert "py/game2048/board.py" in needed and "py/app/board/view.py" in needed
+    assert "py/app/board/__init__.py" not in needed and "py/game2048/__init__.py" in needed
     assert not needed - listed, "add to pyscript.toml [files]:\n" + "\n".join(
         f'"./{p}" = "./{p.removeprefix("py/")}"' for p in sorted(needed - listed)
     )

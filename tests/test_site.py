@@ -52,7 +52,7 @@ def test_the_site_holds_every_offline_file_the_service_worker_and_the_network(bu
     assert set(contents) == {*offline_files, "sw.js", network, "offline-files.js", ".nojekyll"}
     for path in [*offline_files, "sw.js", network]:
         assert contents[path] == (ROOT / path).read_bytes(), path
-    assert "node_modules/pyodide/pyodide.asm.wasm" in contents and "build/mpy/app/__init__.mpy" in contents
+    assert "node_modules/pyodide/pyodide.asm.wasm" in contents and "build/mpy/game2048/__init__.mpy" in contents
 
 
 def test_its_offline_list_is_what_serve_py_serves(built):
