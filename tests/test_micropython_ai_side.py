@@ -240,7 +240,7 @@ print(json.dumps(out))
 TREE_WALK = """
 from fakedom import Document, Event, canon
 from app.explorer.tree_walk import TreeWalk
-from app.explorer.walk_steps import walk_state
+from app.explorer.walk_view import walk_state
 
 
 class Client:

@@ -10,9 +10,8 @@ alpha-beta, on the same board and evaluation, and says so and why.
 
 The tree is built in the AI worker (``trace`` in ``py/app/ai/worker.py``,
 ``game2048.search.stepwise``), never on the main thread.  ``TreeWalk`` asks
-for it, steps through it and wires the section's events; ``WalkView``
-(``walk_view``) draws it, ``walk_steps`` replays its steps and words what it
-shows.
+for it, steps through it and wires the section's events; ``walk_view``
+draws it (``WalkView``), replays its steps and words what it shows.
 
 Keys while the focus is inside the section (reached with Tab): ← and → step
 back and forth, Home and End go to the first and last step; ↑ and ↓ never
@@ -23,8 +22,15 @@ moves tiles from here.  Every other key is the page's (E, N, P, Esc, ...).
 import asyncio
 
 from app.browser.wiring import Wiring
-from app.explorer.walk_steps import algorithm_note, children_of, counts_note, depth_note
-from app.explorer.walk_view import DEPTH_CHOICES, WalkView, draw_counts
+from app.explorer.walk_view import (
+    DEPTH_CHOICES,
+    WalkView,
+    algorithm_note,
+    children_of,
+    counts_note,
+    depth_note,
+    draw_counts,
+)
 from game2048.board import to_rows
 from game2048.values import format_value
 

@@ -2,7 +2,7 @@
 
 A saved game carries its record (``game2048.game_record``) when it has one: a reload, another tab or a kept game
 then brings the whole game back, undo history included (``with_record``).  Plain functions over plain values, for
-``app.games.saved_games`` (the live game), ``app.games.kept_games`` and ``app.games.tab_slots``.
+``app.games.saved_games`` (the live game) and ``app.games.slots`` (the kept games, the tabs' slots).
 """
 
 import json
@@ -124,7 +124,7 @@ def covers(a: "dict[str, Any]", b: "dict[str, Any]") -> bool:
 
 
 def without_tab(entry: "dict[str, Any]") -> "dict[str, Any]":
-    """A kept game without the id of the tab it was left in (``app.games.tab_slots.TabSlots.fold``)."""
+    """A kept game without the id of the tab it was left in (``app.games.slots.TabSlots.fold``)."""
     if "tab" not in entry:
         return entry
     plain = dict(entry)

@@ -2,10 +2,10 @@
 
 ``SavedGames`` is the one object the page holds.  It saves and loads the live game itself: in this tab's slot, its
 moves in parts (``app.games.live_parts``), with ``GAME_KEY`` naming the slot of the game saved last, the game a new
-tab opens.  The kept games (``app.games.kept_games``) and the tabs' ids and slots (``app.games.tab_slots``) are its
-parts; games that end go to ``app.games.finished_games``.  A reload, another tab or a kept game brings the whole
-game back, undo history included (``restore_history``); a full storage makes room by dropping the oldest finished
-games, then the oldest kept games, and says so.
+tab opens.  The kept games and the tabs' ids and slots (``app.games.slots``) are its parts; games that end go to
+``app.games.finished_games``.  A reload, another tab or a kept game brings the whole game back, undo history
+included (``restore_history``); a full storage makes room by dropping the oldest finished games, then the oldest
+kept games, and says so.
 """
 
 import json
@@ -19,7 +19,6 @@ except ImportError:
 from app.browser.outside_data import BadData
 from app.browser.storage import GAME_KEY, Storage, live_key, part_key
 from app.games.finished_games import FinishedGames
-from app.games.kept_games import MAX_KEPT, KeptGames
 from app.games.live_parts import LiveParts, encode_part, part_count
 from app.games.saved_forms import (
     RECORD_REFUSED,
@@ -33,7 +32,7 @@ from app.games.saved_forms import (
     with_record,
     worth_keeping,
 )
-from app.games.tab_slots import ORPHAN_MS, TabSlots, is_tab_id, pointer_to
+from app.games.slots import MAX_KEPT, ORPHAN_MS, KeptGames, TabSlots, is_tab_id, pointer_to
 from game2048.game import Game
 from game2048.game_record import record_head, saved_record
 
@@ -290,7 +289,7 @@ class SavedGames:
         self.parts.forget()
         self._written = None
 
-    # -- other tabs (``app.games.tab_slots``) -------------------------------------------------
+    # -- other tabs (``app.games.slots.TabSlots``) --------------------------------------------
 
     def slot_data(self, tab: str) -> "tuple[dict[str, Any], list[str]] | None":
         """``TabSlots.slot_data``: tab ``tab``'s game as its slot and parts hold it, and the parts' texts."""
@@ -324,7 +323,7 @@ class SavedGames:
         """``TabSlots.leave``: this tab goes."""
         self.tabs.leave()
 
-    # -- kept games (``app.games.kept_games``) ------------------------------------------------
+    # -- kept games (``app.games.slots.KeptGames``) -------------------------------------------
 
     @property
     def kept_count(self) -> int:

@@ -1,6 +1,6 @@
 """SavedGames: the saved game round-trips; another tab's game is kept, never overwritten; the kept games are at hand.
 
-The kept games' own rules: ``test_app_kept_games``; the tabs' ids and slots: ``test_app_tab_slots``."""
+The kept games' own rules and the tabs' ids and slots: ``test_app_slots``."""
 
 from __future__ import annotations
 
