@@ -224,6 +224,22 @@ def test_every_port_of_a_local_cluster_is_on_127_0_0_1(local_cluster: Cluster) -
     assert {address.ip for address in listening} == {"127.0.0.1"}
 
 
+def _worker_settings() -> tuple[str | None, bool]:
+    """Inside a worker: its glibc trim threshold, and whether Dask's profiler is on."""
+    import dask
+
+    return os.environ.get("MALLOC_TRIM_THRESHOLD_"), bool(dask.config.get("distributed.worker.profile.enabled"))
+
+
+def test_local_workers_keep_glibcs_adaptive_trimming_and_take_one_game_at_a_time(local_cluster: Cluster) -> None:
+    """Dask's defaults fix the trim threshold (each large dict of a search faults its pages in again every move),
+    profile every task and send a one-thread worker two queued games; the lab's local cluster does none of these."""
+    settings = local_cluster.client.run(_worker_settings)
+    assert len(settings) == 2 and set(settings.values()) == {(None, False)}
+    saturation = local_cluster.client.run_on_scheduler(lambda dask_scheduler: dask_scheduler.WORKER_SATURATION)
+    assert saturation == 1.0
+
+
 def test_the_run_command_says_its_cluster_start_up_and_games_per_minute(tmp_path: Path, lab: Any) -> None:
     out = tmp_path / "games.jsonl"
     done = lab(["run", "--seeds", "1-3", "--jobs", "2", "--out", str(out), *SLOW_ARGS[:4], "--stop-tile", "64"])
