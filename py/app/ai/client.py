@@ -40,7 +40,7 @@ slower; a stalled download is tried again after this, and the AI given up after 
 TICKS_PER_LIMIT = 10
 """A time limit is counted in this many ticks of the page's timer (``_within``)."""
 SLOW_STEP_S = 15
-"""A loading step taking longer than this is said to be unusually slow (``AiControls._show_loading``)."""
+"""A loading step taking longer than this is said to be unusually slow (``app.ai.controls.show_loading``)."""
 START_ATTEMPTS = 2
 MAX_RESTARTS = 3
 """Restarts after a worker died during a search, per page: a worker that keeps dying is left dead."""

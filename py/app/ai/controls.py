@@ -79,7 +79,7 @@ class AiControls:
         self.on_connected: list[Callable[[], None]] = []  # other users of the worker, told when it is up or not
         self._run = 0  # autoplay generation: a stopped loop never plays again
         self._held = 0  # hold generation: a hint or step asked before ``hold`` is not shown or played
-        self._loading = False  # the worker is starting: ``_show_loading`` shows its progress
+        self._loading = False  # the worker is starting: ``show_loading`` shows its progress
         el = document.getElementById
         self.hint_button = el("ai-hint")
         self.step_button = el("ai-step")
@@ -116,7 +116,7 @@ class AiControls:
     async def _connect(self, restart: bool) -> None:
         self._update_buttons()
         self._loading = True
-        self._wiring.spawn(self._show_loading())
+        self._wiring.spawn(show_loading(self.client, lambda: self._loading, self._set_status))
         try:
             connected = await (self.client.restart() if restart else self.client.connect())
         finally:
@@ -376,10 +376,6 @@ class AiControls:
 
     def _set_status(self, text: str, error: bool = False, say: str | None = None) -> None:
         self.panel.set_status(text, error, say)
-
-    async def _show_loading(self) -> None:
-        """The worker's start on the status line while it loads (``show_loading``)."""
-        await show_loading(self.client, lambda: self._loading, self._set_status)
 
 
 def ai_move(answer: "dict[str, Any]") -> Intent:
