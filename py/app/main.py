@@ -5,7 +5,10 @@ declared in ``index.html`` so that it boots at once, in parallel.  This file
 does as little as it can inside PyScript's own start (one long task of the
 main thread): it names the AI worker, then hands over to ``app.page.start``
 in a task of its own.  Nothing at the top level is awaited, so PyScript's
-``mpy:done`` is not held back.
+``mpy:done`` is not held back.  That task first gives the worker the main
+thread until its Pyodide begins to load (``guarded.js``'s ``aiWorkerLoading``):
+the worker's first steps wait for this thread, and the page's start would
+otherwise hold them until it is playable.
 """
 
 from pyscript import document
@@ -18,6 +21,7 @@ document.body.setAttribute("data-python-start-ms", f"{window.performance.now():.
 
 import asyncio  # noqa: E402
 
+import js  # noqa: E402
 from pyscript import workers  # noqa: E402
 
 from app.ai.worker_start import worker_starter  # noqa: E402
@@ -25,10 +29,14 @@ from app.ai.worker_start import worker_starter  # noqa: E402
 start_ai_worker = worker_starter(window, document, workers)
 """The AI's workers, started as ``app.ai.worker_start`` says (the bench page starts its own the same way)."""
 
+AI_HEAD_START_CAP_MS = 100
+"""The longest the page's start waits for the AI worker to begin loading Pyodide (usually a few ms)."""
+
 
 async def start() -> None:
     """The page, out of PyScript's start task: its modules load and its parts are built in tasks of their own."""
     await asyncio.sleep(0)
+    await js.aiWorkerLoading(AI_HEAD_START_CAP_MS)
     try:
         from app import page
     except Exception as exc:  # a module that cannot load: say so where the spinner is, not only in the console

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from browser import READY_SELECTOR
 from pagekit import AI_READY_TIMEOUT_MS, engine_rows, read_best, read_board, read_score, wait_ai_ready, wait_decisions
+from serve import ISOLATION_HEADERS
 from tool_modules import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -156,3 +158,70 @@ def test_each_step_of_the_start_ends_in_a_task_of_its_own_on_a_slow_phone(browse
     for start, duration in tasks:
         inside = [name for name, at in marks if start < at < start + duration]
         assert len(inside) <= 1, f"one task of {duration:.0f} ms from {start:.0f} ms ends the steps {inside}"
+
+
+# When the AI worker reports that Pyodide began to load (PyScript's "py:progress" on the main thread).
+AI_LOADING_AT_JS = """addEventListener("py:progress", (event) => {
+  if (event.detail === "Loading interpreter" && window.__aiLoadingAt === undefined) {
+    window.__aiLoadingAt = performance.now();
+  }
+});"""
+
+
+def test_the_ai_worker_begins_loading_pyodide_before_the_page_is_playable(open_page):
+    """The worker's steps before Pyodide each wait for the main thread; the page's start lets them through
+    before its own work (``guarded.js``'s ``aiWorkerLoading``), so Pyodide's download and compilation run
+    beside the page's start instead of after it."""
+    run = open_page("seed=3", prepare=lambda context: context.add_init_script(script=AI_LOADING_AT_JS))
+    run.page.wait_for_function("window.__aiLoadingAt !== undefined", timeout=AI_READY_TIMEOUT_MS)
+    loading_at = run.page.evaluate("window.__aiLoadingAt")
+    playable_at = float(run.page.get_attribute("body", "data-ready-ms"))
+    assert loading_at < playable_at, (
+        f"Pyodide began to load at {loading_at:.0f} ms, the page was playable at {playable_at:.0f} ms"
+    )
+    assert run.errors == []
+
+
+def _guarded_page(browser: Any, server_url: str, isolated: bool) -> tuple[Any, Any]:
+    """A page of the server's origin with ``guarded.js`` alone, cross-origin isolated or not."""
+    context = browser.new_context()
+    headers = ISOLATION_HEADERS if isolated else {}
+    html = '<!doctype html><title>guarded</title><script src="./guarded.js"></script>'
+    context.route(
+        f"{server_url}/guarded-only.html",
+        lambda route: route.fulfill(status=200, content_type="text/html", headers=headers, body=html),
+    )
+    page = context.new_page()
+    page.goto(f"{server_url}/guarded-only.html")
+    assert page.evaluate("crossOriginIsolated") is isolated
+    return context, page
+
+
+# The outcome of aiWorkerLoading(capMs) and how long it took, in ms.
+TIMED_WAIT_JS = """async (capMs) => {
+  const started = performance.now();
+  const began = await aiWorkerLoading(capMs);
+  return [began, performance.now() - started];
+}"""
+
+
+def test_ai_worker_loading_waits_for_the_worker_no_longer_than_its_cap(browser, server_url):
+    """No worker reports: false once the cap has passed; the worker's report: true at once, also when it came
+    before the wait; a page without cross-origin isolation gets no reports, so it does not wait at all."""
+    context, page = _guarded_page(browser, server_url, isolated=True)
+    try:
+        began, waited = page.evaluate(TIMED_WAIT_JS, 150)
+        assert began is False and 140 <= waited < 2_000
+        page.evaluate("dispatchEvent(new CustomEvent('py:progress', {detail: 'Loading Storage'}))")
+        assert page.evaluate(TIMED_WAIT_JS, 150)[0] is False  # an earlier step is not the interpreter's load
+        page.evaluate("dispatchEvent(new CustomEvent('py:progress', {detail: 'Loading interpreter'}))")
+        began, waited = page.evaluate(TIMED_WAIT_JS, 10_000)
+        assert began is True and waited < 1_000
+    finally:
+        context.close()
+    context, page = _guarded_page(browser, server_url, isolated=False)
+    try:
+        began, waited = page.evaluate(TIMED_WAIT_JS, 10_000)
+        assert began is False and waited < 1_000
+    finally:
+        context.close()
