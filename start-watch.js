@@ -8,6 +8,10 @@
 // file did.  Retry reloads the page.  PyScript's own load failures (a rejected fetch or import) become
 // these messages instead of uncaught errors in the console; once the page is ready, such a failure
 // belongs to the AI worker, which the page's Python reports in the AI's status line.
+//
+// Loaded with defer, so it never holds the first paint: it runs once the HTML is parsed, before PyScript's
+// core.js (a module script, run in document order with deferred ones), so fetch is wrapped before PyScript
+// fetches anything.  A file that fails before it runs is said by index.html's inline lines.
 const LOAD_FAILURE = /fetch|import|network|load/i;
 
 function startFinished() {

@@ -30,7 +30,7 @@ ISOLATION = {
 APP_FILES = [
     "/",
     "/index.html",
-    "/css/style.css",
+    "/css/explorer.css",
     "/py/app/main.py",
     "/py/app/ai/worker.py",
     "/pyscript.toml",
@@ -120,7 +120,8 @@ def test_the_offline_manifest_lists_every_file_of_both_configs_with_its_hash(bas
     served = manifest_of(body)
     files = served["files"]
     expected = {"index.html", "offline.js", "manifest.webmanifest", "icons/icon-192.png", "icons/icon-512.png"}
-    expected |= {"pyscript.toml", "pyscript-worker.toml", "py/app/main.py", "py/app/ai/worker.py", "css/style.css"}
+    expected |= {"pyscript.toml", "pyscript-worker.toml", "py/app/main.py", "py/app/ai/worker.py"}
+    expected |= {path.relative_to(ROOT).as_posix() for path in (ROOT / "css").glob("*.css")}  # every panel's style
     expected |= {path.removeprefix("./") for path in offline.RUNTIME_FILES}
     for config in ("pyscript.toml", "pyscript-worker.toml"):
         expected |= {path.removeprefix("./") for path in tomllib.loads((ROOT / config).read_text())["files"]}

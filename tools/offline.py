@@ -33,7 +33,6 @@ MANIFEST_URL = "/offline-files.js"  # imported by sw.js: made in memory by tools
 CACHE_PREFIX = "2048-offline-"
 
 RUNTIME_FILES: tuple[str, ...] = (
-    "node_modules/@pyscript/core/dist/core.css",
     "node_modules/@pyscript/core/dist/core.js",
     "node_modules/@pyscript/core/dist/core-C9KDLldu.js",
     "node_modules/@pyscript/core/dist/deprecations-manager-UpAPKqCb.js",

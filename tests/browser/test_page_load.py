@@ -27,6 +27,29 @@ def test_page_loads_clean_and_shows_the_seeded_opening(open_page):
     assert run.errors == []
 
 
+def test_nothing_but_the_html_holds_the_first_paint_and_the_panels_are_styled_once_loaded(open_page):
+    """The first screen's style is inline; the panels' stylesheets and the classic scripts load without holding
+    the first paint (Resource Timing's ``renderBlockingStatus``), and each panel's style applies once it arrived."""
+    run = open_page("seed=5")
+    page = run.page
+    entries = page.evaluate(
+        "performance.getEntriesByType('resource').map(e => [e.name.split('/').pop(), e.renderBlockingStatus])"
+    )
+    assert {"guarded.js", "start-watch.js", "explorer.css", "editor.css"} <= {name for name, _ in entries}
+    assert [name for name, status in entries if status != "non-blocking"] == []
+    page.wait_for_function("[...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.media === 'all')")
+    styled = {  # one rule of each panel's file, read on its (hidden) element
+        "#explorer": ("backgroundColor", "rgb(243, 237, 226)"),  # explorer.css
+        "#games-panel": ("backgroundColor", "rgb(243, 237, 226)"),  # games-panel.css
+        "#replay-view": ("position", "fixed"),  # replay-view.css
+        "#tree-walk": ("backgroundColor", "rgb(238, 228, 218)"),  # tree-walk.css
+        "#editor-bar": ("backgroundColor", "rgb(238, 228, 218)"),  # editor.css
+    }
+    for selector, (name, value) in styled.items():
+        assert page.eval_on_selector(selector, f"e => getComputedStyle(e).{name}") == value, selector
+    assert run.errors == []
+
+
 @pytest.mark.parametrize("service_workers", ["allow", "block"])
 def test_no_request_leaves_the_origin(open_page, service_workers):
     run = open_page("seed=2", service_workers=service_workers)

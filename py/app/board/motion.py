@@ -1,6 +1,6 @@
 """The "Reduce motion" checkbox: animations off on request, saved with the settings.
 
-The system's ``prefers-reduced-motion`` is honoured by CSS alone (css/style.css);
+The system's ``prefers-reduced-motion`` is honoured by CSS alone (index.html's style);
 this checkbox turns the same rules on for anyone, through
 ``<html data-motion="reduced">``, and keeps the choice under ``"reduce_motion"``
 in the saved settings (beside the AI's ``"ai"``).  With less motion the session
