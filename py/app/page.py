@@ -37,9 +37,10 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
     from typing import TYPE_CHECKING, Any
 except ImportError:
     TYPE_CHECKING = False  # type: ignore[misc]  # MicroPython: typing.TYPE_CHECKING is absent
-if TYPE_CHECKING:  # imported by ``main`` in the steps that build them, after the board is drawn
+if TYPE_CHECKING:  # imported by ``main`` in the steps that build them (the explorer: at its first opening)
     from app.ai.client import AiClient
     from app.ai.controls import AiControls
+    from app.ai.panel import AiPanel
     from app.ai.split import AiTeam
     from app.explorer.panel import Explorer
     from app.games.panel import GamesPanel
@@ -51,6 +52,9 @@ if TYPE_CHECKING:  # imported by ``main`` in the steps that build them, after th
 window = document.defaultView
 IMPORTED_MS = window.performance.now()  # the page's modules loaded (precompiled: tools/precompile.py)
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
+EXPLORER_KEY = "e"
+"""Opens and closes the search explorer (its button's title says so); the explorer itself is built at its first
+opening (``build_explorer``)."""
 
 
 async def pause(step: str) -> None:
@@ -103,6 +107,69 @@ def new_tab_id() -> str:
     return "".join(digits) or "0"
 
 
+class OnDemand:
+    """A part of the page built at its first use, not at start: calling it builds it once, then gives it.
+
+    The build is synchronous (the part's modules are in the interpreter's files from the start, precompiled;
+    only their import and the part's elements wait), so a key or a click opens the part in the same task."""
+
+    def __init__(self, build: Callable[[], Any]) -> None:
+        self._build = build
+        self.part: Any = None
+
+    def __call__(self) -> Any:
+        if self.part is None:
+            self.part = self._build()
+        return self.part
+
+
+def build_explorer(
+    controls: "AiControls", client: Any, session: PlaySession, storage: Storage, ai_panel: "AiPanel"
+) -> "Explorer":
+    """The search explorer and its step-by-step tree, their modules imported now, wired to the AI: it explains
+    each decision while open (``controls.explorer``), and the tree follows each explained board."""
+    from app.explorer.panel import Explorer
+    from app.explorer.tree_walk import TreeWalk
+
+    explorer = Explorer(document, client, session, storage, create_proxy, controls.fail)
+    tree_walk = TreeWalk(
+        document,
+        client,
+        session,
+        create_proxy,
+        evaluation=lambda: ai_panel.settings.request([]),
+        on_worker_failed=controls.fail,
+        explained_board=explorer.explained_board,
+        busy=lambda: controls.autoplaying or controls.thinking,  # a tree is built only while the AI is idle
+    )
+    explorer.on_shown.append(tree_walk.explained)  # a built walk follows each newly explained board
+    controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
+    controls.explorer = explorer
+    _keep_alive.append(tree_walk)
+    return explorer
+
+
+def explorer_toggle(explorer: OnDemand, view: BoardView) -> Callable[[], None]:
+    """What ``E`` does: the explorer opened or closed, built first if it is not yet (a failure said in the notice).
+
+    Its button too, until the explorer is built: the explorer then listens to its button itself.  The click that
+    builds it does not reach that new listener (a listener added while an event is dispatched is not called for
+    that event), so the first click opens the explorer once."""
+
+    def toggle() -> None:
+        try:
+            built = explorer()
+        except Exception as exc:  # noqa: BLE001 - a module that cannot load: the game plays on without the panel
+            view.show_notice(f"The search explorer could not open: {type(exc).__name__}: {exc}", error=True)
+            return
+        built.toggle()
+
+    on_event(
+        document.getElementById("explorer-toggle"), "click", lambda _event: toggle() if explorer.part is None else None
+    )
+    return toggle
+
+
 async def main(
     storage: Storage, query: str, start_ai_worker: Callable[[int], Any], notices: tuple[str, ...] = ()
 ) -> PlaySession:
@@ -130,8 +197,6 @@ async def main(
     from app.ai.controls import SHORTCUTS, AiControls
     from app.ai.panel import AiPanel
     from app.ai.split import AiTeam, team_size
-    from app.explorer.panel import EXPLORER_KEY, Explorer
-    from app.explorer.tree_walk import TreeWalk
 
     await pause("ai-modules")  # the AI's parts next
 
@@ -162,25 +227,14 @@ async def main(
 
     client.listeners.append(show_team)
     show_team()
-    await pause("ai-panel")  # the AI's settings; its buttons and the explorer next
+    await pause("ai-panel")  # the AI's settings; its buttons next
     controls = AiControls(document, session, view, client, ai_panel, create_proxy)
     ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
-    controls.explorer = explorer = Explorer(document, client, session, storage, create_proxy, controls.fail)
-    await pause("explorer")  # the step-by-step tree next
-
-    tree_walk = TreeWalk(
-        document,
-        client,
-        session,
-        create_proxy,
-        evaluation=lambda: ai_panel.settings.request([]),
-        on_worker_failed=controls.fail,
-        explained_board=explorer.explained_board,
-        busy=lambda: controls.autoplaying or controls.thinking,  # a tree is built only while the AI is idle
-    )
-    explorer.on_shown.append(tree_walk.explained)  # a built walk follows each newly explained board
-    controls.on_connected.append(tree_walk.refresh)  # its build button waits for the worker too
-    _keep_alive.append(tree_walk)
+    explorer = OnDemand(lambda: build_explorer(controls, client, session, storage, ai_panel))
+    toggle_explorer = explorer_toggle(explorer, view)
+    if storage.settings().get("explorer"):  # left open: built now, and shown as it was left
+        explorer()
+        await pause("explorer")
     await pause("ai")  # the modules of the editor, the replays and the keys next
     from app.board.inputs import InputRouter
     from app.explorer.glossary import TermTips, mark_terms
@@ -192,7 +246,7 @@ async def main(
     editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
     await pause("editor")  # the replays and the keys next
     replay, panel = replay_parts(session, saved, switcher, controls, client, explorer)
-    key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: explorer.toggle, "u": undo, "y": redo}
+    key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: toggle_explorer, "u": undo, "y": redo}
     key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
     key_actions[GAMES_KEY_LETTER] = panel.toggle
     key_actions[REPLAY_KEY] = replay.current
@@ -243,7 +297,7 @@ def replay_parts(
     switcher: GameSwitcher,
     controls: "AiControls",
     client: "AiClient | AiTeam",
-    explorer: "Explorer",
+    explorer: "OnDemand",
 ) -> "tuple[Replays, GamesPanel]":
     """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
     from app.browser.outside_data import date_ms
@@ -252,7 +306,7 @@ def replay_parts(
     from app.games.replays import Replays
 
     async def explain_board(board: int) -> dict:
-        return await client.explain(explorer.request_for(controls.panel.settings.request(to_rows(board))))
+        return await client.explain(explorer().request_for(controls.panel.settings.request(to_rows(board))))
 
     def show_games() -> None:
         panel.show_games(saved.finished.summaries())

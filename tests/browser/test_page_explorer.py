@@ -411,3 +411,76 @@ def test_on_a_phone_every_table_of_the_explorer_fits_its_box(open_page):
         )
         assert wider == [], (algorithm, wider)
     assert run.errors == []
+
+
+EXPLORER_MODULES = {
+    "app.explorer.panel",
+    "app.explorer.tree_walk",
+    "app.explorer.walk_view",
+    "app.explorer.walk_steps",
+    "app.explorer.walk_notes",
+}
+"""What the explorer alone imports: none of it before the explorer is first opened (the glossary is the AI
+panel's too)."""
+
+LOADED_MODULES_JS = """() => {
+    document.body.removeAttribute('data-loaded-modules');
+    const script = document.createElement('script');
+    script.type = 'mpy';
+    script.textContent = [
+        'import sys',
+        'from pyscript import document',
+        'document.body.setAttribute("data-loaded-modules", " ".join(sorted(sys.modules)))',
+    ].join('\\n');
+    document.body.appendChild(script);
+}"""
+"""A script of the page's own interpreter (PyScript runs a ``<script type="mpy">`` added later in the one the
+page's run in), that writes the names of the modules imported so far."""
+
+
+def _loaded_modules(page) -> set[str]:
+    page.evaluate(LOADED_MODULES_JS)
+    page.wait_for_selector("body[data-loaded-modules]", state="attached", timeout=10_000)
+    return set(page.get_attribute("body", "data-loaded-modules").split())
+
+
+def test_the_explorer_is_built_when_first_opened_by_its_key_and_its_button_then_works_as_before(open_page):
+    run = open_page("seed=44")
+    page = run.page
+    before = _loaded_modules(page)
+    assert {"app.page", "app.ai.panel", "app.explorer.glossary"} <= before  # the reader sees the page's modules
+    assert before & EXPLORER_MODULES == set(), "the explorer's modules were imported before it was opened"
+    assert page.locator("#tree-walk *").count() == 0  # nor its elements made
+    # The AI panel's words are terms from the start, described by their glossary entries (written for them).
+    described = page.get_attribute('#ai-readout dt[data-term="depth"]', "aria-describedby")
+    assert "moves ahead" in page.text_content(f"#{described}")
+    assert page.locator("#glossary-list dd").count() < 30  # only the words outside the explorer
+
+    page.keyboard.press("e")  # its key builds and opens it, the focus on its heading, as before
+    assert page.is_visible("#explorer") and page.get_attribute("#explorer-toggle", "aria-expanded") == "true"
+    assert page.evaluate("document.activeElement.id") == "explorer-heading"
+    assert EXPLORER_MODULES <= _loaded_modules(page)
+    assert page.locator("#glossary-list dd").count() > 40 and page.locator("#tw-build").count() == 1
+    assert "moves ahead" in page.text_content(f"#{described}")
+    page.keyboard.press("e")
+    assert page.is_hidden("#explorer") and page.get_attribute("#explorer-toggle", "aria-expanded") == "false"
+    page.click("#explorer-toggle")  # once built, its button opens it once a click
+    assert page.is_visible("#explorer")
+    page.click("#explorer-toggle")
+    assert page.is_hidden("#explorer")
+    assert page.locator("#tw-build").count() == 1  # built once
+    assert run.errors == []
+
+
+def test_the_first_click_on_its_button_opens_the_explorer_once_with_a_hint_explained(open_page):
+    run = open_page("seed=45")
+    page = run.page
+    assert _loaded_modules(page) & EXPLORER_MODULES == set()
+    page.click("#explorer-toggle")
+    assert page.is_visible("#explorer") and page.evaluate("document.activeElement.id") == "explorer-heading"
+    wait_ai_ready(page)
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    _explained(page, 1)
+    assert page.is_visible("#explorer")
+    assert run.errors == []

@@ -17,7 +17,7 @@ from app.ai.network_download import download, page_folder, progress_text, ready_
 from app.ai.settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.ai.split import AiTeam
 from app.browser.wiring import Wiring
-from app.explorer.glossary import mark_term, word_term
+from app.explorer.glossary import add_entries, mark_term, word_term
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -207,6 +207,7 @@ class AiPanel:
         preset = next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
         self.preset_select.title = str(preset.get("description", ""))
         listed = preset.get("weight_names")
+        explained_keys = []
         order = [name for name in listed if name in defaults] if isinstance(listed, list) else []
         for name in order if set(order) == set(defaults) else sorted(defaults):
             low, high, step = slider_range(float(defaults[name]))
@@ -219,6 +220,7 @@ class AiPanel:
             explained = word_term(name)
             if explained is not None:
                 mark_term(caption, explained)
+                explained_keys.append(explained)
             slider = self.document.createElement("input")
             slider.type = "range"
             slider.min, slider.max, slider.step = str(low), str(high), str(step)
@@ -234,6 +236,7 @@ class AiPanel:
         note.setAttribute("id", "ai-weights-note")
         note.textContent = f"{self.settings.playing}: {preset.get('description', '')}"
         self.weights_box.appendChild(note)
+        add_entries(self.document, explained_keys)  # the words' descriptions, the explorer built or not
 
     # -- display ------------------------------------------------------------------------------
 
@@ -263,6 +266,7 @@ class AiPanel:
         algorithm = ALGORITHM_TERMS.get(str(answer.get("algorithm")))
         if algorithm is not None:
             mark_term(self.document.getElementById("readout-algorithm"), algorithm)
+            add_entries(self.document, [algorithm])
         self.readout.setAttribute("data-decisions", str(self.decisions))
         self.readout.setAttribute("data-algorithm", str(answer.get("algorithm")))
         self.readout.setAttribute("data-preset", str(answer.get("preset")))

@@ -6,8 +6,10 @@ beside the word, fixed to the viewport so no scrolling table clips it) and is
 its accessible description (``aria-describedby`` the glossary's own entry,
 which ``glossary_html`` lists in the explorer).  ``term`` writes one into the
 explorer's HTML; ``mark_terms`` makes the page's static words (the readout's
-labels, the settings') terms, from their ``data-term``.  The meanings live
-here alone.  Plain Python for MicroPython (a tuple keeps the order, which
+labels, the settings') terms, from their ``data-term``.  The explorer writes the
+whole list when it is first opened; until then ``add_entries`` writes only the
+entries the terms outside it point to, so none is left without its description.
+The meanings live here alone.  Plain Python for MicroPython (a tuple keeps the order, which
 MicroPython's dicts do not).
 """
 
@@ -22,6 +24,9 @@ except ImportError:
     pass
 
 TIP_ID = "term-tip"
+GLOSSARY_ID = "glossary-list"
+"""The glossary's box in the explorer: its whole list once the explorer is built, before that the entries the
+terms on the page point to (``add_entries``)."""
 TIP_GAP_PX = 6
 """Between the word and its tooltip."""
 TIP_WIDTH_PX = 280
@@ -329,12 +334,35 @@ def term(key: str, text: str = "") -> str:
     )
 
 
-def glossary_html() -> str:
-    """The glossary as a definition list, each meaning the description its terms point to."""
-    items = "".join(
-        f'<dt>{escape(word)}</dt><dd id="gloss-{key}">{escape(meaning)}</dd>' for key, word, meaning in ENTRIES
+def _items(keys: Any = None) -> str:
+    return "".join(
+        f'<dt>{escape(word)}</dt><dd id="gloss-{key}">{escape(meaning)}</dd>'
+        for key, word, meaning in ENTRIES
+        if keys is None or key in keys
     )
-    return f'<dl class="glossary-list">{items}</dl>'
+
+
+def glossary_html(keys: Any = None) -> str:
+    """The glossary as a definition list, each meaning the description its terms point to (only ``keys``'
+    entries, in the glossary's order, when given)."""
+    return f'<dl class="glossary-list">{_items(keys)}</dl>'
+
+
+def add_entries(document: Any, keys: Any) -> None:
+    """Make sure the glossary list (``#glossary-list``) holds the entries ``keys`` name, so that a term marked
+    outside the explorer is described before the explorer is first opened; the explorer writes the whole list
+    when it is built (``app.explorer.panel``), and these are then already there."""
+    box = document.getElementById(GLOSSARY_ID)
+    if box is None:
+        return
+    missing = [key for key in keys if key in MEANINGS and document.getElementById("gloss-" + key) is None]
+    if not missing:
+        return
+    listing = box.querySelector("dl")
+    if listing is None:
+        box.innerHTML = glossary_html(missing)
+    else:
+        listing.insertAdjacentHTML("beforeend", _items(missing))
 
 
 def mark_term(element: Any, key: str) -> None:
@@ -348,16 +376,18 @@ def mark_term(element: Any, key: str) -> None:
 
 
 def mark_terms(document: Any) -> int:
-    """Make every element with a known ``data-term`` a term; how many were marked."""
+    """Make every element with a known ``data-term`` a term, its glossary entry written (``add_entries``); how
+    many were marked."""
     found = document.querySelectorAll("[data-term]")
-    marked = 0
+    marked: list[str] = []
     for i in range(found.length):
         element = found.item(i)
         key = str(element.getAttribute("data-term"))
         if key in MEANINGS:
             mark_term(element, key)
-            marked += 1
-    return marked
+            marked.append(key)
+    add_entries(document, marked)
+    return len(marked)
 
 
 class TermTips:

@@ -32,8 +32,6 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
-EXPLORER_KEY = "e"
-"""Opens and closes the explorer (the button's title says so)."""
 EXACT_ROOT_MS = 2000.0
 """The worker's own time for the exact values of every root move, after the fixed-depth search."""
 PART_NAMES = (

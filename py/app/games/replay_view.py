@@ -23,7 +23,6 @@ except ImportError:
 
 from app.browser.url_query import query_params, query_string
 from app.browser.wiring import Wiring
-from app.explorer.panel import mini_board, render_explanation, status_text
 from game2048.board import move as slide
 from game2048.board import to_rows
 from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM, GameRecord, encode_game, positions
@@ -211,6 +210,8 @@ class ReplayView:
         """Show position ``step`` (clamped to the game): the board, the status line, the move that led there."""
         if self.record is None:
             return
+        from app.explorer.panel import mini_board  # the explorer's drawing, loaded when a replay is first shown
+
         step = max(0, min(step, len(self.steps) - 1))
         if step == self.step:
             return
@@ -323,6 +324,8 @@ class ReplayView:
 
     async def explore(self) -> None:
         """The AI's explanation of the shown position, drawn in the replay (the explorer's drawing)."""
+        from app.explorer.panel import render_explanation, status_text
+
         if self.explain is None or self.record is None:
             return
         step = self.step

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.explorer.glossary import ENTRIES, MEANINGS, glossary_html, word_term
+from app.explorer.glossary import ENTRIES, MEANINGS, add_entries, glossary_html, word_term
 from app.explorer.panel import pattern_glyph, render_explanation, term_words
 from game2048.board import from_rows
 from game2048.evaluation import presets
@@ -45,6 +45,39 @@ def test_the_words_the_issue_names_are_in_the_glossary():
 def test_every_data_term_on_the_page_names_an_entry():
     page = (ROOT / "index.html").read_text()
     assert set(re.findall(r'data-term="([^"]+)"', page)) <= set(MEANINGS)
+
+
+class _Box:
+    """``#glossary-list`` as ``add_entries`` uses it: its HTML, and the ``dl`` inside once written."""
+
+    def __init__(self) -> None:
+        self.innerHTML = ""
+
+    def querySelector(self, selector):  # noqa: N802
+        return self if selector == "dl" and self.innerHTML else None
+
+    def insertAdjacentHTML(self, where, html):  # noqa: N802
+        assert where == "beforeend"
+        self.innerHTML = self.innerHTML.removesuffix("</dl>") + html + "</dl>"
+
+
+class _Document:
+    def __init__(self) -> None:
+        self.box = _Box()
+
+    def getElementById(self, element_id):  # noqa: N802
+        if element_id == "glossary-list":
+            return self.box
+        return element_id if f'id="{element_id}"' in self.box.innerHTML else None
+
+
+def test_before_the_explorer_is_built_the_list_holds_the_entries_the_terms_outside_it_point_to():
+    document = _Document()
+    add_entries(document, ["depth", "preset", "depth", "no-such-word"])
+    assert re.findall(r'id="gloss-([^"]+)"', document.box.innerHTML) == ["depth", "preset"]  # the glossary's order
+    add_entries(document, ["empty-cells", "preset"])  # a weight's word later: added once
+    assert re.findall(r'id="gloss-([^"]+)"', document.box.innerHTML) == ["depth", "preset", "empty-cells"]
+    assert re.findall(r'id="gloss-([^"]+)"', glossary_html(["preset", "depth"])) == ["depth", "preset"]
 
 
 def test_a_named_pattern_is_drawn_with_its_number_and_its_cells():
