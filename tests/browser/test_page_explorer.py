@@ -417,8 +417,6 @@ EXPLORER_MODULES = {
     "app.explorer.panel",
     "app.explorer.tree_walk",
     "app.explorer.walk_view",
-    "app.explorer.walk_steps",
-    "app.explorer.walk_notes",
 }
 """What the explorer alone imports: none of it before the explorer is first opened (the glossary is the AI
 panel's too)."""
