@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import http.client
 import json
 import socket
 import struct
@@ -15,12 +17,14 @@ from email.message import Message
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import offline  # noqa: E402
-from serve import start_server  # noqa: E402
+from serve import accepts_gzip, start_server  # noqa: E402
 
 ISOLATION = {
     "Cross-Origin-Opener-Policy": "same-origin",
@@ -210,7 +214,7 @@ def test_a_request_refused_before_its_path_is_read_still_gets_its_headers(base_u
     with socket.create_connection((host, int(port)), timeout=5) as connection:
         connection.sendall(b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\n\r\n")  # too long a line: 414
         reply = connection.recv(4096).decode("latin-1")
-    assert reply.startswith("HTTP/1.0 414") and "Cache-Control: no-cache" in reply
+    assert reply.startswith("HTTP/1.1 414") and "Cache-Control: no-cache" in reply
 
 
 def test_the_learned_networks_manifest_is_cached_with_the_page_and_its_file_is_not() -> None:
@@ -255,3 +259,98 @@ def test_a_range_past_the_end_is_416_and_one_not_read_gets_the_whole_file(base_u
         assert status == 200 and len(body) == size
     status, _, _ = get_range(base_url + "/no-such-file.ntn", "bytes=0-9")
     assert status == 404
+
+
+def fetch_on(connection: http.client.HTTPConnection, path: str, **headers: str) -> tuple[int, Message, bytes]:
+    connection.request("GET", path, headers=headers)
+    response = connection.getresponse()
+    return response.status, response.headers, response.read()
+
+
+@needs_node_modules
+@pytest.mark.parametrize("path", ["/index.html", "/py/app/ai/worker.py", "/node_modules/pyodide/pyodide.asm.wasm"])
+def test_text_and_webassembly_are_gzipped_for_a_client_that_accepts_it_and_only_then(base_url, path):
+    whole = (ROOT / path.lstrip("/")).read_bytes()
+    connection = http.client.HTTPConnection(*base_url.removeprefix("http://").split(":"), timeout=30)
+    try:
+        status, headers, body = fetch_on(connection, path, **{"Accept-Encoding": "gzip, deflate, br"})
+        assert status == 200 and headers["Content-Encoding"] == "gzip" and headers["Vary"] == "Accept-Encoding"
+        assert gzip.decompress(body) == whole and headers["Content-Length"] == str(len(body)) and len(body) < len(whole)
+        for refused in ({}, {"Accept-Encoding": "identity"}, {"Accept-Encoding": "gzip;q=0, br"}):
+            status, headers, body = fetch_on(connection, path, **refused)
+            assert status == 200 and headers["Content-Encoding"] is None and body == whole
+            assert headers["Vary"] == "Accept-Encoding"
+    finally:
+        connection.close()
+
+
+def test_a_range_and_the_learned_network_are_never_gzipped(base_url):
+    whole = (ROOT / "index.html").read_bytes()
+    status, headers, body = get_range(base_url + "/index.html", "bytes=0-99")
+    assert status == 206 and headers["Content-Encoding"] is None and body == whole[:100]
+    request = urllib.request.Request(base_url + "/networks/4x6.json", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] == "gzip"  # its manifest is text
+    request = urllib.request.Request(base_url + "/icons/icon-192.png", headers={"Accept-Encoding": "gzip"})
+    with urllib.request.urlopen(request) as response:
+        assert response.headers["Content-Encoding"] is None and response.headers["Vary"] is None
+
+
+def test_a_changed_file_is_gzipped_again(tmp_path):
+    page = tmp_path / "index.html"
+    page.write_text("<!doctype html><p>first</p>" * 50, encoding="utf-8")
+    server, base_url = start_server(tmp_path, port=0)
+    try:
+        connection = http.client.HTTPConnection(*base_url.removeprefix("http://").split(":"), timeout=30)
+        _, _, first = fetch_on(connection, "/index.html", **{"Accept-Encoding": "gzip"})
+        page.write_text("<!doctype html><p>second, longer</p>" * 50, encoding="utf-8")
+        _, _, second = fetch_on(connection, "/index.html", **{"Accept-Encoding": "gzip"})
+        connection.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert gzip.decompress(first).count(b"first") == 50 and gzip.decompress(second).count(b"second") == 50
+
+
+def test_connections_are_kept_between_requests_and_closed_when_the_server_stops(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html><p>kept</p>", encoding="utf-8")
+    server, base_url = start_server(tmp_path, port=0)
+    connection = http.client.HTTPConnection(*base_url.removeprefix("http://").split(":"), timeout=30)
+    try:
+        for _ in range(3):  # one connection, three answers
+            status, headers, _ = fetch_on(connection, "/index.html")
+            assert status == 200 and headers["Connection"] != "close"
+        assert fetch_on(connection, "/missing.html")[0] == 404  # an error keeps it open too
+        assert fetch_on(connection, "/index.html")[0] == 200
+        server.shutdown()
+        server.server_close()
+        with pytest.raises((http.client.HTTPException, OSError)):
+            fetch_on(connection, "/index.html")
+    finally:
+        connection.close()
+
+
+@pytest.mark.parametrize(
+    "header, takes",
+    [
+        ("gzip", True),
+        ("gzip, deflate, br, zstd", True),
+        ("br;q=1.0, GZIP;q=0.5", True),
+        ("*", True),
+        ("x-gzip", True),
+        ("gzip;q=0", False),
+        ("gzip; q=0.000", False),
+        ("gzip;q=nonsense", False),
+        ("identity", False),
+        ("", False),
+        (None, False),
+        ("gzipped", False),
+    ],
+)
+def test_accept_encoding_is_read_as_the_client_meant_it(header, takes):
+    assert accepts_gzip(header) is takes
+
+
+@given(st.text())
+def test_any_accept_encoding_header_gives_an_answer(header):
+    assert accepts_gzip(header) in (True, False)

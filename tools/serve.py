@@ -21,6 +21,13 @@ host does; the learned network downloads in such ranges, so a slow line
 resumes where it stopped.  A range past the end is ``416``; several ranges, or
 one that cannot be read, get the whole file (a server may ignore ``Range``).
 
+Connections and compression, as a static host answers: HTTP/1.1, so the
+browser keeps its connections (a new one per file costs a round trip each, on
+a phone network most of the first paint); and text, bytecode and WebAssembly
+gzipped for a client that accepts it (``Vary: Accept-Encoding``), compressed
+once per version of the file.  A ``Range`` answer is never compressed.
+Stopping the server (``server_close``) closes the kept connections too.
+
 Usage::
 
     python tools/serve.py [--port 8000] [--host 127.0.0.1] [--root .] [--verbose]
@@ -34,14 +41,17 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import io
 import os
 import re
+import socket
 import sys
 import threading
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 if str(Path(__file__).resolve().parent) not in sys.path:
@@ -78,6 +88,13 @@ ISOLATION_HEADERS: dict[str, str] = {
     "Cross-Origin-Resource-Policy": "same-origin",
 }
 
+COMPRESSED_SUFFIXES = frozenset(
+    {".html", ".js", ".mjs", ".css", ".json", ".map", ".toml", ".py", ".mpy", ".wasm", ".webmanifest", ".svg", ".txt"}
+)
+"""What is gzipped: text, MicroPython bytecode and WebAssembly; never archives, images or the learned network
+(``.ntn``, downloaded in ranges with its progress read from its length)."""
+GZIP_LEVEL = 6
+
 PINNED_PREFIX = "/node_modules/"
 PINNED_CACHE = "public, max-age=31536000, immutable"  # versioned by package-lock.json
 REVALIDATE = "no-cache"  # a cheap 304 on every load: an edit shows up on reload
@@ -106,6 +123,44 @@ def parse_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
     return (start, end) if start <= end else None
 
 
+def accepts_gzip(header: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` header takes gzip (``gzip``, ``x-gzip`` or ``*``, not with ``q=0``)."""
+    for item in (header or "").split(","):
+        name, _, params = item.strip().partition(";")
+        if name.strip().lower() not in ("gzip", "x-gzip", "*"):
+            continue
+        quality = params.strip().lower().replace(" ", "")
+        if quality.startswith("q="):
+            try:
+                if float(quality[2:]) <= 0:
+                    continue
+            except ValueError:
+                continue
+        return True
+    return False
+
+
+class GzipCache:
+    """Each file's gzipped bytes, made once per version of it (path, size and modification time)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bodies: dict[str, tuple[tuple[int, int], bytes]] = {}
+
+    def body(self, path: str) -> bytes:
+        stat = os.stat(path)
+        version = (stat.st_size, stat.st_mtime_ns)
+        with self._lock:
+            known = self._bodies.get(path)
+        if known is not None and known[0] == version:
+            return known[1]
+        with open(path, "rb") as file:
+            body = gzip.compress(file.read(), GZIP_LEVEL, mtime=0)
+        with self._lock:
+            self._bodies[path] = (version, body)
+        return body
+
+
 def cache_control(url_path: str, status: int) -> str:
     """The Cache-Control header for a response: immutable for pinned interpreter files, else revalidate."""
     if url_path.startswith(PINNED_PREFIX) and status in (HTTPStatus.OK, HTTPStatus.NOT_MODIFIED):
@@ -119,6 +174,9 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
     extensions_map = MIME_TYPES
     verbose = False
     status = HTTPStatus.OK
+    protocol_version = "HTTP/1.1"  # connections kept open between requests
+    gzip_cache = GzipCache()
+    _gzipped: bytes | None = None  # the body of this response when it is gzipped (``send_head``)
 
     def send_response(self, code: int, message: str | None = None) -> None:
         self.status = code
@@ -131,13 +189,22 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", cache_control(path, self.status))
         if self.status in (HTTPStatus.OK, HTTPStatus.PARTIAL_CONTENT):
             self.send_header("Accept-Ranges", "bytes")
+        if os.path.splitext(path)[1] in COMPRESSED_SUFFIXES:
+            self.send_header("Vary", "Accept-Encoding")
         super().end_headers()
+
+    def send_header(self, keyword: str, value: str) -> None:
+        """As the stock handler, but a gzipped response's length is the gzipped body's, and it says its encoding."""
+        if self._gzipped is not None and keyword.lower() == "content-length" and self.status == HTTPStatus.OK:
+            super().send_header("Content-Encoding", "gzip")
+            value = str(len(self._gzipped))
+        super().send_header(keyword, value)
 
     def send_head(self):  # type: ignore[override]
         if urlsplit(self.path).path != offline.MANIFEST_URL:
             if self.command == "GET" and self.headers.get("Range"):
                 return self.send_range()
-            return super().send_head()
+            return self.send_whole()
         try:
             body = offline.manifest_script(self.directory)
         except (OSError, ValueError, KeyError) as exc:  # a file the page names is missing: sw.js must not install
@@ -148,6 +215,29 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         return io.BytesIO(body)
+
+    def send_whole(self):  # type: ignore[no-untyped-def]
+        """The stock answer (200, 304, 404, a folder's redirect), gzipped where ``COMPRESSED_SUFFIXES`` and the
+        client's ``Accept-Encoding`` allow."""
+        self._gzipped = None
+        path = self.translate_path(self.path)
+        if (
+            os.path.splitext(path)[1] in COMPRESSED_SUFFIXES
+            and accepts_gzip(self.headers.get("Accept-Encoding"))
+            and os.path.isfile(path)
+        ):
+            try:
+                self._gzipped = self.gzip_cache.body(path)
+            except OSError:
+                self._gzipped = None  # unreadable: the stock answer says so
+        try:
+            file = super().send_head()
+            if file is None or self._gzipped is None or self.status != HTTPStatus.OK:
+                return file
+            file.close()
+            return io.BytesIO(self._gzipped)
+        finally:
+            self._gzipped = None
 
     def send_range(self):  # type: ignore[no-untyped-def]
         """The ``Range`` a GET asks of a plain file (``parse_range``): 206 with the slice, 416, or the whole file."""
@@ -192,6 +282,33 @@ class QuietServer(ThreadingHTTPServer):
     """A threading server that does not print tracebacks for clients that hang up mid-response."""
 
     daemon_threads = True
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self._open: set[socket.socket] = set()
+        self._open_lock = threading.Lock()
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        with self._open_lock:
+            self._open.add(request)
+        super().process_request(request, client_address)
+
+    def shutdown_request(self, request) -> None:  # type: ignore[no-untyped-def]
+        with self._open_lock:
+            self._open.discard(request)
+        super().shutdown_request(request)
+
+    def server_close(self) -> None:
+        """Stop listening and close every kept connection: a stopped server answers nothing more."""
+        super().server_close()
+        with self._open_lock:
+            still_open, self._open = list(self._open), set()
+        for connection in still_open:
+            try:
+                connection.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+            connection.close()
 
     def handle_error(self, request, client_address) -> None:  # type: ignore[override]
         exc = sys.exc_info()[1]
