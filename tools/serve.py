@@ -1,32 +1,21 @@
 """The project's own small static server: the repo root, with the headers PyScript needs.
 
 PyScript workers use SharedArrayBuffer, which the browser only hands out to a
-cross-origin-isolated page; without ``Cross-Origin-Opener-Policy: same-origin``
-and ``Cross-Origin-Embedder-Policy: require-corp`` a page with a worker never
-fires ``py:all-done``.  Python's stock ``http.server`` also guesses MIME types
-from the host's tables, which may lack ``.mjs`` or ``.wasm`` (a module script
-served as ``text/plain`` is refused), so the types are pinned here.
+cross-origin-isolated page (``Cross-Origin-Opener-Policy: same-origin``,
+``Cross-Origin-Embedder-Policy: require-corp``).  MIME types are pinned here:
+the host's tables may lack ``.mjs`` or ``.wasm``.
 
-Caching: the interpreter files under ``node_modules/`` are pinned by
-package-lock.json and served ``immutable`` for a year; everything else (the
-page, CSS, Python, configs, ``sw.js``, the web app manifest) is ``no-cache``,
-revalidated on every load, so an edit shows on reload and the service worker
-is never stale.  ``/offline-files.js`` is made here from memory: the list of
-files ``sw.js`` caches with their SHA-256 and the version that names the
-cache (``tools/offline.py``).
+Caching: the interpreter files under ``node_modules/`` (pinned by
+package-lock.json) are ``immutable`` for a year; everything else is
+``no-cache``, revalidated on every load, so an edit shows on reload and the
+service worker is never stale.  ``/offline-files.js`` is made from memory:
+the files ``sw.js`` caches, their SHA-256 and the cache's version (``offline.py``).
 
-Ranges: a ``GET`` with one ``Range: bytes=a-b`` (or ``a-``, or ``-n``) is
-answered ``206 Partial Content`` with that slice of the file, as every static
-host does; the learned network downloads in such ranges, so a slow line
-resumes where it stopped.  A range past the end is ``416``; several ranges, or
-one that cannot be read, get the whole file (a server may ignore ``Range``).
-
-Connections and compression, as a static host answers: HTTP/1.1, so the
-browser keeps its connections (a new one per file costs a round trip each, on
-a phone network most of the first paint); and text, bytecode and WebAssembly
-gzipped for a client that accepts it (``Vary: Accept-Encoding``), compressed
-once per version of the file.  A ``Range`` answer is never compressed.
-Stopping the server (``server_close``) closes the kept connections too.
+As a static host answers: HTTP/1.1 with kept connections (closed by
+``server_close``); gzip for text, bytecode and WebAssembly when the client
+accepts it; one ``Range: bytes=a-b`` (or ``a-``, ``-n``) answered ``206``
+with that slice, never compressed (the learned network downloads in ranges,
+so a slow line resumes), ``416`` past the end, the whole file for several.
 
 Usage::
 

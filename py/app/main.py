@@ -29,6 +29,11 @@ from app.ai.worker_start import worker_starter  # noqa: E402
 start_ai_worker = worker_starter(window, document, workers)
 """The AI's workers, started as ``app.ai.worker_start`` says (the bench page starts its own the same way)."""
 
+FIRST_MODULES = ("game2048.game", "app.board.view", "app.board.play", "app.browser.storage", "app.games.saved_games")
+"""Imported one after another, each in a task of its own, before ``app.page`` (which then finds them loaded): one
+task for all the page's first modules would be long enough on a phone to hold a tap back (``pause`` in
+``app.page`` does the same between the start's steps)."""
+
 AI_HEAD_START_CAP_MS = 100
 """The longest the page's start waits for the AI worker to begin loading Pyodide (usually a few ms)."""
 
@@ -38,6 +43,10 @@ async def start() -> None:
     await asyncio.sleep(0)
     await js.aiWorkerLoading(AI_HEAD_START_CAP_MS)
     try:
+        for name in FIRST_MODULES:
+            __import__(name)
+            window.performance.mark("2048:import " + name)
+            await js.nextTask()
         from app import page
     except Exception as exc:  # a module that cannot load: say so where the spinner is, not only in the console
         document.querySelector("#loading p").textContent = f"The game could not start: {exc}. Please reload."
