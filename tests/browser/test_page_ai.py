@@ -255,8 +255,8 @@ def test_algorithm_preset_and_weights_reach_the_worker_and_persist(open_page):
     wait_ai_ready(page)
     assert page.input_value("#ai-algorithm") == "expectimax"
     assert page.input_value("#ai-preset") == "snake"
-    assert float(page.locator(f'#ai-weights input[data-weight="{name}"]').input_value()) == raised
     page.click("#weights-panel summary")
+    assert float(page.locator(f'#ai-weights input[data-weight="{name}"]').input_value()) == raised
     page.click("#ai-weights-reset")
     assert float(page.locator(f'#ai-weights input[data-weight="{name}"]').input_value()) == default
     page.select_option("#ai-algorithm", "alphabeta")
@@ -265,6 +265,28 @@ def test_algorithm_preset_and_weights_reach_the_worker_and_persist(open_page):
     wait_decisions(page, 1)
     assert page.get_attribute("#ai-readout", "data-algorithm") == "alphabeta"
     assert page.get_attribute("#ai-readout", "data-preset") == "classic"
+    assert run.errors == []
+
+
+def test_the_weights_sliders_are_made_when_their_panel_is_first_opened(open_page):
+    """A start makes none of them, the AI ready or not; opening the panel makes the playing preset's, with its
+    words explained, and they follow a change of preset as before."""
+    run = open_page("seed=36")
+    page = run.page
+    wait_ai_ready(page)
+    assert page.locator("#ai-weights *").count() == 0
+    assert page.get_attribute("#ai-preset", "title")  # the playing preset is described without its sliders
+    page.click("#weights-panel summary")
+    page.wait_for_selector("#ai-weights input[type=range]")  # the details' toggle event comes a task later
+    sliders = page.locator("#ai-weights input[type=range]")
+    assert sliders.count() >= 3 and page.is_visible("#ai-weights-note")
+    assert page.text_content("#ai-weights-note").startswith(page.input_value("#ai-preset") + ":")
+    page.click("#weights-panel summary")  # closed and opened again: the same sliders, not made twice
+    page.click("#weights-panel summary")
+    page.wait_for_timeout(200)
+    assert page.locator("#ai-weights input[type=range]").count() == sliders.count()
+    page.select_option("#ai-preset", "snake")
+    assert [s.get_attribute("data-weight") for s in sliders.all()] == list(snake.DEFAULT_WEIGHTS)
     assert run.errors == []
 
 

@@ -59,6 +59,7 @@ class AiPanel:
         self.pause_slider = el("ai-pause")
         self.pause_value = el("ai-pause-value")
         self.preset_select = el("ai-preset")
+        self.weights_panel = el("weights-panel")
         self.weights_box = el("ai-weights")
         self.reset_button = el("ai-weights-reset")
         self.readout = el("ai-readout")
@@ -68,6 +69,7 @@ class AiPanel:
         self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
         self._wiring.listen(self.preset_select, "change", lambda _e: self._preset_changed())
         self._wiring.listen(self.reset_button, "click", lambda _e: self._reset_weights())
+        self._wiring.listen(self.weights_panel, "toggle", lambda _e: self._weights_toggled())
         self._show_settings()
 
     def worker_ready(self) -> None:
@@ -179,6 +181,11 @@ class AiPanel:
         output.textContent = _number(value)
         self._save()
 
+    def _weights_toggled(self) -> None:
+        """The weights' sliders are made when their panel is first opened (a phone's start makes none of them)."""
+        if self.weights_panel.open and self.preset_defaults and not self.weights_box.hasChildNodes():
+            self._show_weights()
+
     def _show_settings(self) -> None:
         self.algorithm_select.value = self.settings.algorithm
         self.think_slider.value = str(THINK_STEPS_MS.index(self.settings.think_ms))
@@ -187,7 +194,10 @@ class AiPanel:
         self.pause_value.textContent = _ms(self.settings.pause_ms)
         if self.preset_defaults:
             self.preset_select.value = self.settings.playing
-            self._show_weights()
+            preset = next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
+            self.preset_select.title = str(preset.get("description", ""))
+            if self.weights_panel.open or self.weights_box.hasChildNodes():  # else made when first opened
+                self._show_weights()
 
     def _fill_presets(self) -> None:
         self.preset_select.replaceChildren()
@@ -205,7 +215,6 @@ class AiPanel:
         values = self.settings.active_weights(defaults)
         self.weights_box.replaceChildren()
         preset = next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
-        self.preset_select.title = str(preset.get("description", ""))
         listed = preset.get("weight_names")
         explained_keys = []
         order = [name for name in listed if name in defaults] if isinstance(listed, list) else []
