@@ -268,9 +268,9 @@ def fetch_on(connection: http.client.HTTPConnection, path: str, **headers: str) 
 
 
 @needs_node_modules
-@pytest.mark.parametrize("path", ["/index.html", "/py/app/ai/worker.py", "/node_modules/pyodide/pyodide.asm.wasm"])
+@pytest.mark.parametrize("path", ["/", "/index.html", "/py/app/ai/worker.py", "/node_modules/pyodide/pyodide.asm.wasm"])
 def test_text_and_webassembly_are_gzipped_for_a_client_that_accepts_it_and_only_then(base_url, path):
-    whole = (ROOT / path.lstrip("/")).read_bytes()
+    whole = (ROOT / (path.lstrip("/") or "index.html")).read_bytes()
     connection = http.client.HTTPConnection(*base_url.removeprefix("http://").split(":"), timeout=30)
     try:
         status, headers, body = fetch_on(connection, path, **{"Accept-Encoding": "gzip, deflate, br"})

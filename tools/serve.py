@@ -164,6 +164,7 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
     verbose = False
     status = HTTPStatus.OK
     protocol_version = "HTTP/1.1"  # connections kept open between requests
+    disable_nagle_algorithm = True  # else a kept connection's answer waits ~40 ms for the client's delayed ACK
     gzip_cache = GzipCache()
     _gzipped: bytes | None = None  # the body of this response when it is gzipped (``send_head``)
 
@@ -178,7 +179,7 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", cache_control(path, self.status))
         if self.status in (HTTPStatus.OK, HTTPStatus.PARTIAL_CONTENT):
             self.send_header("Accept-Ranges", "bytes")
-        if os.path.splitext(path)[1] in COMPRESSED_SUFFIXES:
+        if os.path.splitext(path)[1] in COMPRESSED_SUFFIXES or path.endswith("/"):  # a folder: its index.html
             self.send_header("Vary", "Accept-Encoding")
         super().end_headers()
 
@@ -210,6 +211,8 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         client's ``Accept-Encoding`` allow."""
         self._gzipped = None
         path = self.translate_path(self.path)
+        if os.path.isdir(path) and urlsplit(self.path).path.endswith("/"):
+            path = os.path.join(path, "index.html")  # what the stock answer serves for a folder
         if (
             os.path.splitext(path)[1] in COMPRESSED_SUFFIXES
             and accepts_gzip(self.headers.get("Accept-Encoding"))
