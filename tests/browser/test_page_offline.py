@@ -164,3 +164,33 @@ def test_the_learned_network_once_downloaded_plays_with_the_server_stopped(brows
         assert page.console_errors == []
     finally:
         context.close()
+
+
+def test_with_the_server_stopped_the_panels_built_on_first_opening_open_styled_and_whole(browser, own_server):
+    """The panels the start no longer builds (the explorer, the AI's weight sliders) come from the offline cache
+    like the rest: opened for the first time with the server gone, each is there with its content and style."""
+    server, base_url = own_server()
+    context, page, _ = _open(browser, base_url)
+    try:
+        wait_ai_ready(page)
+        _wait_offline_ready(page)
+        server.shutdown()
+        server.server_close()
+        page.reload()
+        page.wait_for_selector(READY_SELECTOR, state="attached", timeout=AI_READY_TIMEOUT_MS)
+        wait_ai_ready(page)
+        assert page.locator("#tree-walk *").count() == 0 and page.locator("#ai-weights *").count() == 0
+
+        page.keyboard.press("e")
+        assert page.is_visible("#explorer") and page.evaluate("document.activeElement.id") == "explorer-heading"
+        assert page.locator("#tw-build").count() == 1 and page.locator("#glossary-list dd").count() > 40
+        page.wait_for_function("[...document.querySelectorAll('link[rel=stylesheet]')].every(l => l.media === 'all')")
+        assert page.eval_on_selector("#explorer", "e => getComputedStyle(e).backgroundColor") == "rgb(243, 237, 226)"
+        page.keyboard.press("e")
+
+        page.click("#weights-panel summary")
+        page.wait_for_selector("#ai-weights input[type=range]")
+        assert page.is_visible("#ai-weights-note")
+        assert page.console_errors == []
+    finally:
+        context.close()
