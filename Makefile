@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-lighthouse bench-games bench-move-cost bench-lab-files soak lab site
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-panels bench-lighthouse bench-games bench-move-cost bench-lab-files soak lab site
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
@@ -80,6 +80,10 @@ bench-load: deps chromium
 # The main thread's long tasks from navigation to AI ready, CPU x1 and x4 (ARGS="--root /tmp/before" compares).
 bench-long-tasks: deps chromium
 	$(VPY) tools/bench_long_tasks.py $(ARGS)
+
+# Each panel's first opening, from the key or click to the frame that shows it, CPU x1 and x4 (ARGS="--runs 9").
+bench-panels: deps chromium
+	$(VPY) tools/bench_panels.py $(ARGS)
 
 # Lighthouse's four category scores and load metrics, mobile and desktop, median of 3 runs (ARGS="--runs 5 --check").
 bench-lighthouse: deps chromium
