@@ -8,10 +8,10 @@ layered in ``APP_LAYERS``' order, each importing only the ones before it; ``main
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from import_names import imported_names
 
 ROOT = Path(__file__).resolve().parent.parent
 APP = ROOT / "py" / "app"
@@ -38,29 +38,6 @@ def sources() -> dict[str, Path]:
     return {module_name(path): path for path in paths if "__pycache__" not in path.parts}
 
 
-def _type_checking(node: ast.AST) -> bool:
-    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-
-
-def _imported_names(tree: ast.AST, package: str) -> Iterator[str]:
-    """Every name an import in ``tree`` may load (``from a import b``: ``a`` and ``a.b``), relative ones resolved."""
-    for node in ast.iter_child_nodes(tree):
-        if _type_checking(node):
-            continue
-        if isinstance(node, ast.Import):
-            yield from (alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package
-                for _ in range(node.level - 1):
-                    parent = parent.rpartition(".")[0]
-                base = f"{parent}.{base}" if base else parent
-            yield base
-            yield from (f"{base}.{alias.name}" for alias in node.names)
-        yield from _imported_names(node, package)
-
-
 def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
     """Each module's imports of the others (a tool's ``import soak`` is ``tools.soak``); a module's imports of its
     own packages are left out: Python loads a package before its modules, so they close no circle."""
@@ -68,7 +45,7 @@ def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
     for name, path in modules.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found = set()
-        for imported in _imported_names(ast.parse(path.read_text()), package):
+        for imported in imported_names(ast.parse(path.read_text()), package, skip_type_checking=True):
             if package == "tools" and f"tools.{imported}" in modules:
                 imported = f"tools.{imported}"
             if imported in modules and imported != name and not name.startswith(imported + "."):

@@ -19,6 +19,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
+from import_names import imported_names  # noqa: E402
 from precompile import BUILD, source_of  # noqa: E402
 
 CONFIG = ROOT / "pyscript.toml"
@@ -51,22 +52,11 @@ def _imports(path: Path) -> set[str]:
     """The project modules ``path`` imports (``from a.b import c`` counts ``a``, ``a.b``, and ``a.b.c`` if a module)."""
     found: set[str] = set()
     package = path.parent.relative_to(ROOT / "py").as_posix().replace("/", ".")
-    for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.Import):
-            names = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                parent = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
-                base = f"{parent}.{base}" if base else parent
-            names = [base] + [f"{base}.{alias.name}" for alias in node.names]
-        else:
+    for name in imported_names(ast.parse(path.read_text()), package, skip_type_checking=False):
+        if name.split(".")[0] not in OUR_PACKAGES or not _module_file(name).is_file():
             continue
-        for name in names:
-            if name.split(".")[0] not in OUR_PACKAGES or not _module_file(name).is_file():
-                continue
-            parts = name.split(".")
-            found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+        parts = name.split(".")
+        found.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
     return found
 
 
