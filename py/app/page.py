@@ -37,12 +37,13 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
     from typing import TYPE_CHECKING, Any
 except ImportError:
     TYPE_CHECKING = False  # type: ignore[misc]  # MicroPython: typing.TYPE_CHECKING is absent
-if TYPE_CHECKING:  # imported by ``main`` in the steps that build them (the explorer: at its first opening)
+if TYPE_CHECKING:  # imported by ``main`` in the steps that build them (the explorer, the editor: at first use)
     from app.ai.client import AiClient
     from app.ai.controls import AiControls
     from app.ai.panel import AiPanel
     from app.ai.split import AiTeam
     from app.explorer.panel import Explorer
+    from app.games.editor import PositionEditor
     from app.games.panel import GamesPanel
     from app.games.replays import Replays
 
@@ -55,6 +56,9 @@ _keep_alive: list[object] = []  # event proxies that must live as long as the pa
 EXPLORER_KEY = "e"
 """Opens and closes the search explorer (its button's title says so); the explorer itself is built at its first
 opening (``build_explorer``)."""
+EDIT_KEY = "t"
+"""Opens the position editor, and plays from the edited position when pressed again (its button's title says
+so); the editor itself is built at its first opening (``build_editor``)."""
 
 
 async def pause(step: str) -> None:
@@ -149,25 +153,34 @@ def build_explorer(
     return explorer
 
 
-def explorer_toggle(explorer: OnDemand, view: BoardView) -> Callable[[], None]:
-    """What ``E`` does: the explorer opened or closed, built first if it is not yet (a failure said in the notice).
+def toggle_at_first_use(part: OnDemand, button_id: str, name: str, view: BoardView) -> Callable[[], None]:
+    """What a panel's key does: the part opened or closed (its ``toggle()``), built first if it is not yet (a
+    failure said in the notice, named ``name``).
 
-    Its button too, until the explorer is built: the explorer then listens to its button itself.  The click that
-    builds it does not reach that new listener (a listener added while an event is dispatched is not called for
-    that event), so the first click opens the explorer once."""
+    Its button too, until the part is built: the part then listens to its button itself.  The click that builds it
+    does not reach that new listener (a listener added while an event is dispatched is not called for that event),
+    so the first click opens the part once."""
 
     def toggle() -> None:
         try:
-            built = explorer()
+            built = part()
         except Exception as exc:  # noqa: BLE001 - a module that cannot load: the game plays on without the panel
-            view.show_notice(f"The search explorer could not open: {type(exc).__name__}: {exc}", error=True)
+            view.show_notice(f"The {name} could not open: {type(exc).__name__}: {exc}", error=True)
             return
         built.toggle()
 
-    on_event(
-        document.getElementById("explorer-toggle"), "click", lambda _event: toggle() if explorer.part is None else None
-    )
+    on_event(document.getElementById(button_id), "click", lambda _event: toggle() if part.part is None else None)
     return toggle
+
+
+def build_editor(
+    session: PlaySession, view: BoardView, saved: SavedGames, controls: "AiControls", from_link: bool
+) -> "PositionEditor":
+    """The position editor, its module imported now: its cells over the board and its bar, hidden until it opens
+    (``from_link``: the game is the address's position, which the editor drops from the address)."""
+    from app.games.editor import PositionEditor
+
+    return PositionEditor(document, session, view, saved, create_proxy, controls.hold, from_link)
 
 
 async def main(
@@ -231,32 +244,37 @@ async def main(
     controls = AiControls(document, session, view, client, ai_panel, create_proxy)
     ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
     explorer = OnDemand(lambda: build_explorer(controls, client, session, storage, ai_panel))
-    toggle_explorer = explorer_toggle(explorer, view)
+    toggle_explorer = toggle_at_first_use(explorer, "explorer-toggle", "search explorer", view)
     if storage.settings().get("explorer"):  # left open: built now, and shown as it was left
         explorer()
         await pause("explorer")
-    await pause("ai")  # the modules of the editor, the replays and the keys next
+    await pause("ai")  # the modules of the replays and the keys next
     from app.board.inputs import InputRouter
     from app.explorer.glossary import TermTips, mark_terms
-    from app.games.editor import EDIT_KEY, PositionEditor
     from app.games.panel import GAMES_KEY_LETTER
     from app.games.replays import REPLAY_KEY
 
-    await pause("key-modules")  # the editor, the replays and the keys next
-    editor = PositionEditor(document, session, view, saved, create_proxy, controls.hold, start.from_link)
-    await pause("editor")  # the replays and the keys next
+    await pause("key-modules")  # the replays and the keys next
+    editor = OnDemand(lambda: build_editor(session, view, saved, controls, start.from_link))
+    toggle_editor = toggle_at_first_use(editor, "edit-toggle", "position editor", view)
+    if start.from_link:  # the editor drops the link's position from the address: the game is that position now
+        editor()
+        await pause("editor")
     replay, panel = replay_parts(session, saved, switcher, controls, client, explorer)
     key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: toggle_explorer, "u": undo, "y": redo}
     key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
     key_actions[GAMES_KEY_LETTER] = panel.toggle
     key_actions[REPLAY_KEY] = replay.current
 
+    def editing() -> bool:
+        return editor.part is not None and editor.part.editing  # not built: nothing is being edited
+
     def guard(action: Callable[..., None]) -> Callable[..., None]:
         """While a position is edited or a replay is open, game moves and game keys do nothing."""
-        return editor.guard(lambda *args: None if replay.view.is_open else action(*args))
+        return lambda *args: None if editing() or replay.view.is_open else action(*args)
 
     game_keys = {key: guard(action) for key, action in key_actions.items()}
-    game_keys[EDIT_KEY] = lambda: None if replay.view.is_open else editor.toggle()  # T plays the edited position
+    game_keys[EDIT_KEY] = lambda: None if replay.view.is_open else toggle_editor()  # T plays the edited position
     history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
     router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
     await pause("keys")
@@ -267,8 +285,8 @@ async def main(
     on_click("try-again", restart)
     on_click("keep-going", keep_going)
     on_click("kept-games", switcher.resume_kept)
-    on_click("undo", editor.guard(undo))
-    on_click("redo", editor.guard(redo))
+    on_click("undo", lambda: None if editing() else undo())
+    on_click("redo", lambda: None if editing() else redo())
     on_click("notice-close", view.hide_notice)
     on_click("notice-action", view.run_notice_action)
     on_event(window, "storage", lambda event: switcher.on_storage(_text(event.key), _text(event.newValue)))

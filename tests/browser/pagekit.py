@@ -125,3 +125,25 @@ def choose_learned(page: Any, algorithm: str = "expectimax") -> None:
     page.wait_for_function(
         "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
     )
+
+
+LOADED_MODULES_JS = """() => {
+    document.body.removeAttribute('data-loaded-modules');
+    const script = document.createElement('script');
+    script.type = 'mpy';
+    script.textContent = [
+        'import sys',
+        'from pyscript import document',
+        'document.body.setAttribute("data-loaded-modules", " ".join(sorted(sys.modules)))',
+    ].join('\\n');
+    document.body.appendChild(script);
+}"""
+"""A script of the page's own interpreter (PyScript runs a ``<script type="mpy">`` added later in the one the
+page's run in), that writes the names of the modules imported so far."""
+
+
+def loaded_modules(page: Any) -> set[str]:
+    """The modules the page's MicroPython has imported so far: a part built at first use is not among them before."""
+    page.evaluate(LOADED_MODULES_JS)
+    page.wait_for_selector("body[data-loaded-modules]", state="attached", timeout=10_000)
+    return set(page.get_attribute("body", "data-loaded-modules").split())

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from urllib.parse import quote
 
-from pagekit import read_board, wait_ai_ready, wait_decisions, wait_settled
+import pytest
+from pagekit import engine_rows, loaded_modules, read_board, wait_ai_ready, wait_decisions, wait_settled
 
 from game2048 import board as B
 from game2048.game import Game
@@ -250,4 +251,49 @@ def test_an_ai_step_still_thinking_when_edit_opens_never_moves_the_game(open_pag
     page.click("#editor-cancel")
     wait_settled(page)
     assert read_board(page) == before
+    assert run.errors == []
+
+
+EDITOR_MODULES = {"app.games.editor"}
+"""What the position editor alone imports: none of it before the editor is first opened."""
+
+
+@pytest.mark.parametrize("opened_by", ["key", "button"])
+def test_the_editor_is_built_when_first_opened_by_its_key_or_its_button_then_works_as_before(open_page, opened_by):
+    run = open_page("seed=49")
+    page = run.page
+    before = loaded_modules(page)
+    assert "app.page" in before and before & EDITOR_MODULES == set(), "the editor was imported before it was opened"
+    assert page.locator("#editor-cells").count() == 0 and page.locator("#editor-bar > *").count() == 0
+    page.keyboard.press("ArrowLeft")  # with no editor built, nothing is being edited: moves, undo and redo work
+    moved = engine_rows(49, ["left"])
+    assert read_board(page) == moved
+    page.click("#undo")
+    assert read_board(page) == engine_rows(49)
+    page.click("#redo")
+    assert read_board(page) == moved
+
+    if opened_by == "key":
+        page.keyboard.press("t")
+    else:
+        page.click("#edit-toggle")
+    # Open at once, in the same event: the cells hold the game's board, the focus on the first, as before.
+    assert page.get_attribute("#edit-toggle", "aria-pressed") == "true" and page.is_visible("#editor-cells")
+    assert page.get_attribute("body", "data-editing") == "on" and page.is_visible("#editor-play")
+    assert page.evaluate("document.activeElement.dataset.cell") == "0"
+    assert read_edited(page) == moved and "Play from here" in _status(page)
+    assert EDITOR_MODULES <= loaded_modules(page)
+    page.keyboard.press("u")  # the game's keys wait while a position is edited
+    page.click("#undo")
+    page.keyboard.press("t")  # plays the (unchanged) position: the game goes on
+    assert page.get_attribute("#edit-toggle", "aria-pressed") == "false" and page.is_hidden("#editor-cells")
+    assert read_board(page) == moved
+
+    page.click("#edit-toggle")  # once built, its button opens it once a click
+    assert page.get_attribute("#edit-toggle", "aria-pressed") == "true"
+    page.click("#edit-toggle")
+    assert page.get_attribute("#edit-toggle", "aria-pressed") == "false"
+    assert page.locator("#editor-cells").count() == 1 and page.locator("#editor-play").count() == 1  # built once
+    page.keyboard.press("u")
+    assert read_board(page) == engine_rows(49)
     assert run.errors == []

@@ -31,8 +31,6 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
-EDIT_KEY = "t"
-"""The key that enters edit mode, and plays from the position when pressed again (E is the explorer's)."""
 INERT_WHILE_EDITING = ("ai-panel", "new-game", "kept-games")
 """Controls that act on the game under the editor: they wait until editing ends."""
 AI_WAITS = (
