@@ -167,7 +167,7 @@ def test_the_learned_network_once_downloaded_plays_with_the_server_stopped(brows
 
 
 def test_with_the_server_stopped_the_panels_built_on_first_opening_open_styled_and_whole(browser, own_server):
-    """The panels the start no longer builds (the explorer, the AI's weight sliders) come from the offline cache
+    """The panels the start no longer builds (the explorer, the weight sliders, the editor) come from the offline cache
     like the rest: opened for the first time with the server gone, each is there with its content and style."""
     server, base_url = own_server()
     context, page, _ = _open(browser, base_url)
@@ -191,6 +191,14 @@ def test_with_the_server_stopped_the_panels_built_on_first_opening_open_styled_a
         page.click("#weights-panel summary")
         page.wait_for_selector("#ai-weights input[type=range]")
         assert page.is_visible("#ai-weights-note")
+
+        assert page.locator("#editor-cells").count() == 0
+        page.keyboard.press("t")
+        assert page.get_attribute("#edit-toggle", "aria-pressed") == "true" and page.is_visible("#editor-cells")
+        assert page.evaluate("document.activeElement.dataset.cell") == "0"
+        assert page.eval_on_selector("#editor-bar", "e => getComputedStyle(e).backgroundColor") == "rgb(238, 228, 218)"
+        page.keyboard.press("t")
+        assert page.is_hidden("#editor-cells")
         assert page.console_errors == []
     finally:
         context.close()
