@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pagekit import decisions, read_board, wait_ai_ready, wait_decisions
+from pagekit import decisions, loaded_modules, read_board, wait_ai_ready, wait_decisions
 
 from game2048 import board as B
 
@@ -421,31 +421,11 @@ EXPLORER_MODULES = {
 """What the explorer alone imports: none of it before the explorer is first opened (the glossary is the AI
 panel's too)."""
 
-LOADED_MODULES_JS = """() => {
-    document.body.removeAttribute('data-loaded-modules');
-    const script = document.createElement('script');
-    script.type = 'mpy';
-    script.textContent = [
-        'import sys',
-        'from pyscript import document',
-        'document.body.setAttribute("data-loaded-modules", " ".join(sorted(sys.modules)))',
-    ].join('\\n');
-    document.body.appendChild(script);
-}"""
-"""A script of the page's own interpreter (PyScript runs a ``<script type="mpy">`` added later in the one the
-page's run in), that writes the names of the modules imported so far."""
-
-
-def _loaded_modules(page) -> set[str]:
-    page.evaluate(LOADED_MODULES_JS)
-    page.wait_for_selector("body[data-loaded-modules]", state="attached", timeout=10_000)
-    return set(page.get_attribute("body", "data-loaded-modules").split())
-
 
 def test_the_explorer_is_built_when_first_opened_by_its_key_and_its_button_then_works_as_before(open_page):
     run = open_page("seed=44")
     page = run.page
-    before = _loaded_modules(page)
+    before = loaded_modules(page)
     assert {"app.page", "app.ai.panel", "app.explorer.glossary"} <= before  # the reader sees the page's modules
     assert before & EXPLORER_MODULES == set(), "the explorer's modules were imported before it was opened"
     assert page.locator("#tree-walk *").count() == 0  # nor its elements made
@@ -457,7 +437,7 @@ def test_the_explorer_is_built_when_first_opened_by_its_key_and_its_button_then_
     page.keyboard.press("e")  # its key builds and opens it, the focus on its heading, as before
     assert page.is_visible("#explorer") and page.get_attribute("#explorer-toggle", "aria-expanded") == "true"
     assert page.evaluate("document.activeElement.id") == "explorer-heading"
-    assert EXPLORER_MODULES <= _loaded_modules(page)
+    assert EXPLORER_MODULES <= loaded_modules(page)
     assert page.locator("#glossary-list dd").count() > 40 and page.locator("#tw-build").count() == 1
     assert "moves ahead" in page.text_content(f"#{described}")
     page.keyboard.press("e")
@@ -473,7 +453,7 @@ def test_the_explorer_is_built_when_first_opened_by_its_key_and_its_button_then_
 def test_the_first_click_on_its_button_opens_the_explorer_once_with_a_hint_explained(open_page):
     run = open_page("seed=45")
     page = run.page
-    assert _loaded_modules(page) & EXPLORER_MODULES == set()
+    assert loaded_modules(page) & EXPLORER_MODULES == set()
     page.click("#explorer-toggle")
     assert page.is_visible("#explorer") and page.evaluate("document.activeElement.id") == "explorer-heading"
     wait_ai_ready(page)
