@@ -44,7 +44,6 @@ if TYPE_CHECKING:  # imported by ``main`` in the steps that build them (the expl
     from app.ai.split import AiTeam
     from app.explorer.panel import Explorer
     from app.games.editor import PositionEditor
-    from app.games.panel import GamesPanel
     from app.games.replays import Replays
 
 
@@ -59,6 +58,10 @@ opening (``build_explorer``)."""
 EDIT_KEY = "t"
 """Opens the position editor, and plays from the edited position when pressed again (its button's title says
 so); the editor itself is built at its first opening (``build_editor``)."""
+GAMES_KEY = "g"
+"""Opens and closes "Your games"; the panel and the replay are built at their first use (``build_games``)."""
+REPLAY_KEY = "v"
+"""Replays the game in play (the "Replay this game" button's title says so)."""
 
 
 async def pause(step: str) -> None:
@@ -153,23 +156,33 @@ def build_explorer(
     return explorer
 
 
-def toggle_at_first_use(part: OnDemand, button_id: str, name: str, view: BoardView) -> Callable[[], None]:
-    """What a panel's key does: the part opened or closed (its ``toggle()``), built first if it is not yet (a
-    failure said in the notice, named ``name``).
+def at_first_use(part: OnDemand, name: str, view: BoardView, use: Callable[..., None]) -> Callable[..., None]:
+    """``use(part, *args)``, the part built first if it is not yet (a failure said in the notice, naming ``name``)."""
 
-    Its button too, until the part is built: the part then listens to its button itself.  The click that builds it
-    does not reach that new listener (a listener added while an event is dispatched is not called for that event),
-    so the first click opens the part once."""
-
-    def toggle() -> None:
+    def act(*args: Any) -> None:
         try:
             built = part()
         except Exception as exc:  # noqa: BLE001 - a module that cannot load: the game plays on without the panel
             view.show_notice(f"The {name} could not open: {type(exc).__name__}: {exc}", error=True)
             return
-        built.toggle()
+        use(built, *args)
 
-    on_event(document.getElementById(button_id), "click", lambda _event: toggle() if part.part is None else None)
+    return act
+
+
+def until_built(part: OnDemand, target: Any, event: str, handler: Callable[[Any], None]) -> None:
+    """``handler(event)`` for ``target``'s ``event`` until ``part`` is built: the part then listens itself.
+
+    The event that builds it does not reach that new listener (a listener added while an event is dispatched is not
+    called for that event), so the event is handled once."""
+    on_event(target, event, lambda fired: handler(fired) if part.part is None else None)
+
+
+def toggle_at_first_use(part: OnDemand, button_id: str, name: str, view: BoardView) -> Callable[[], None]:
+    """What a panel's key and, until the panel is built, its button do: the part opened or closed (its
+    ``toggle()``), built first if it is not yet."""
+    toggle = at_first_use(part, name, view, lambda built: built.toggle())
+    until_built(part, document.getElementById(button_id), "click", lambda _event: toggle())
     return toggle
 
 
@@ -248,38 +261,40 @@ async def main(
     if storage.settings().get("explorer"):  # left open: built now, and shown as it was left
         explorer()
         await pause("explorer")
-    await pause("ai")  # the modules of the replays and the keys next
+    await pause("ai")  # the modules of the keys next
     from app.board.inputs import InputRouter
     from app.explorer.glossary import TermTips, mark_terms
-    from app.games.panel import GAMES_KEY_LETTER
-    from app.games.replays import REPLAY_KEY
 
-    await pause("key-modules")  # the replays and the keys next
+    await pause("key-modules")  # the keys next
     editor = OnDemand(lambda: build_editor(session, view, saved, controls, start.from_link))
     toggle_editor = toggle_at_first_use(editor, "edit-toggle", "position editor", view)
     if start.from_link:  # the editor drops the link's position from the address: the game is that position now
         editor()
         await pause("editor")
-    replay, panel = replay_parts(session, saved, switcher, controls, client, explorer)
+    games = OnDemand(lambda: build_games(session, saved, switcher, controls, client, explorer))
+    toggle_games, replay_current = games_at_first_use(games, view)
     key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: toggle_explorer, "u": undo, "y": redo}
     key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
-    key_actions[GAMES_KEY_LETTER] = panel.toggle
-    key_actions[REPLAY_KEY] = replay.current
+    key_actions[GAMES_KEY] = toggle_games
+    key_actions[REPLAY_KEY] = replay_current
 
     def editing() -> bool:
         return editor.part is not None and editor.part.editing  # not built: nothing is being edited
 
+    def replaying() -> bool:
+        return games.part is not None and games.part.view.is_open  # not built: no replay is open
+
     def guard(action: Callable[..., None]) -> Callable[..., None]:
         """While a position is edited or a replay is open, game moves and game keys do nothing."""
-        return lambda *args: None if editing() or replay.view.is_open else action(*args)
+        return lambda *args: None if editing() or replaying() else action(*args)
 
     game_keys = {key: guard(action) for key, action in key_actions.items()}
-    game_keys[EDIT_KEY] = lambda: None if replay.view.is_open else toggle_editor()  # T plays the edited position
+    game_keys[EDIT_KEY] = lambda: None if replaying() else toggle_editor()  # T plays the edited position
     history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
     router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
     await pause("keys")
     mark_terms(document)  # the readout's and the settings' words explain themselves (app.explorer.glossary)
-    _keep_alive.extend([controls, ai_panel, editor, router, replay, panel, TermTips(document, create_proxy)])
+    _keep_alive.extend([controls, ai_panel, editor, router, games, TermTips(document, create_proxy)])
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)
@@ -296,7 +311,7 @@ async def main(
     if start.shared is not None:
         forget_option(window, LINK_PARAM)  # a reload goes back to the game; the link still opens the replay
         forget_option(window, LINK_MOVE_PARAM)
-        replay.view.open(start.shared, "Shared game", start.shared_move, deciders_known=False)  # moves only
+        games().view.open(start.shared, "Shared game", start.shared_move, deciders_known=False)  # moves only
 
     document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True
@@ -309,15 +324,31 @@ async def main(
     return session
 
 
-def replay_parts(
+def games_at_first_use(games: OnDemand, view: BoardView) -> "tuple[Callable[[], None], Callable[[], None]]":
+    """What ``G`` and ``V`` do: "Your games" opened or closed, and the game in play replayed, both built first if they
+    are not yet.  Until they are built, their buttons do the same, and a file dragged over or dropped on the page
+    builds them and is handed to the panel."""
+    toggle = at_first_use(games, "games panel", view, lambda built: built.panel.toggle())
+    until_built(games, document.getElementById("games-toggle"), "click", lambda _event: toggle())
+    replay = at_first_use(games, "replay", view, lambda built: built.current())
+    until_built(games, document.getElementById("replay-current"), "click", lambda _event: replay())
+    drag = at_first_use(games, "games panel", view, lambda built, event: built.panel.drag_over(event))
+    until_built(games, document, "dragover", drag)  # without its preventDefault the browser opens the file itself
+    drop = at_first_use(games, "games panel", view, lambda built, event: built.panel.dropped(event))
+    until_built(games, document, "drop", drop)
+    return toggle, replay
+
+
+def build_games(
     session: PlaySession,
     saved: SavedGames,
     switcher: GameSwitcher,
     controls: "AiControls",
     client: "AiClient | AiTeam",
     explorer: "OnDemand",
-) -> "tuple[Replays, GamesPanel]":
-    """The replay dialog and the "Your games" panel, wired to the session, storage, AI and each other."""
+) -> "Replays":
+    """The replay dialog and the "Your games" panel (``.view`` and ``.panel`` of the ``Replays`` given), their
+    modules imported now, wired to the session, storage, AI and each other."""
     from app.browser.outside_data import date_ms
     from app.games.panel import GamesPanel
     from app.games.replay_view import ReplayView
@@ -349,7 +380,7 @@ def replay_parts(
         document, create_proxy, lambda record, step: switcher.play_from(record, step, clock()), explain_board
     )
     session.listeners.append(lambda event, *_: show_games() if panel.is_open and event in ("over", "restart") else None)
-    return replays, panel
+    return replays
 
 
 async def start(start_ai_worker: Callable[[int], Any]) -> PlaySession | None:

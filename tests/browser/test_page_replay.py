@@ -2,7 +2,8 @@
 
 import json
 
-from pagekit import read_board, wait_settled
+import pytest
+from pagekit import engine_rows, loaded_modules, read_board, wait_settled
 from storage_kit import saved_game
 
 from game2048 import board as B
@@ -223,4 +224,47 @@ def test_the_open_replay_keeps_the_keyboard_so_the_editor_cannot_open_behind_it(
     page.keyboard.press("ArrowUp")
     page.keyboard.press("ArrowLeft")
     assert read_board(page) != before
+    assert run.errors == []
+
+
+GAMES_MODULES = {"app.games.panel", "app.games.lab_files", "app.games.replays", "app.games.replay_view"}
+"""What "Your games" and the replay alone import: none of it before either is first used."""
+
+
+@pytest.mark.parametrize("opened_by", ["g", "#games-toggle", "v", "#replay-current"])
+def test_your_games_and_the_replay_are_built_at_first_use_by_their_keys_and_buttons(open_page, opened_by):
+    run = open_page("seed=50")
+    page = run.page
+    page.keyboard.press("ArrowLeft")
+    assert read_board(page) == engine_rows(50, ["left"])
+    before = loaded_modules(page)
+    assert "app.page" in before and before & GAMES_MODULES == set(), "built before it was used"
+    assert page.locator("#games-list *").count() == 0
+    if opened_by.startswith("#"):
+        page.click(opened_by)
+    else:
+        page.keyboard.press(opened_by)
+    # Open at once, in the same event, with its content and focus as before.
+    if opened_by in ("g", "#games-toggle"):
+        assert page.is_visible("#games-panel") and page.get_attribute("#games-toggle", "aria-expanded") == "true"
+        assert page.evaluate("document.activeElement.id") == "games-heading"
+        assert "No finished games yet" in page.text_content("#games-list")
+        page.keyboard.press("g")
+        assert page.is_hidden("#games-panel") and page.evaluate("document.activeElement.id") == "board"
+    else:
+        assert page.is_visible("#replay-view") and page.text_content("#replay-title") == "This game"
+        assert page.evaluate("document.activeElement.id") == "replay-play"
+        assert shown_rows(page) == engine_rows(50, ["left"])
+        page.keyboard.press("ArrowDown")  # the dialog keeps the keys: the game does not move
+        page.keyboard.press("Escape")
+        assert page.is_hidden("#replay-view")
+    assert GAMES_MODULES <= loaded_modules(page)
+    page.click("#games-toggle")  # once built, its button opens and closes the panel once a click
+    assert page.is_visible("#games-panel")
+    page.click("#games-toggle")
+    assert page.is_hidden("#games-panel")
+    page.click("#replay-current")
+    assert page.is_visible("#replay-view")
+    page.keyboard.press("Escape")
+    assert page.is_hidden("#replay-view") and read_board(page) == engine_rows(50, ["left"])
     assert run.errors == []

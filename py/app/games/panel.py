@@ -26,8 +26,6 @@ from app.browser.panel_focus import focus_board, focus_heading
 from app.browser.wiring import Wiring
 from app.games.lab_files import NEWLINE, LabFile, Reading, read_lab
 
-GAMES_KEY_LETTER = "g"
-"""The key that opens and closes the panel."""
 EMPTY = "No finished games yet: a game appears here when it ends, or when you start a new one."
 OUTCOME_WORDS = {"won": "won", "lost": "lost", "unfinished": "left"}
 CHART_WIDTH = 320
@@ -208,9 +206,9 @@ class GamesPanel:
         listen(self.listing, "click", self._clicked)
         listen(self.file_input, "change", lambda _e: self._chosen(self.file_input.files))
         listen(el("games-cancel"), "click", lambda _e: self.cancel_reading())
-        listen(document, "dragover", self._drag_over)
+        listen(document, "dragover", self.drag_over)
         listen(document, "dragleave", lambda _e: self._dragging(False))
-        listen(document, "drop", self._dropped)
+        listen(document, "drop", self.dropped)
         self.summaries: list[dict[str, Any]] = []
         self.lab: LabFile | None = None  # the lab file shown, or None for your games
         self.shown = PAGE_ROWS
@@ -325,7 +323,8 @@ class GamesPanel:
 
     # -- files ----------------------------------------------------------------------------
 
-    def _drag_over(self, event: Any) -> None:
+    def drag_over(self, event: Any) -> None:
+        """A file dragged over the page: it may be dropped (and the page says where)."""
         event.preventDefault()  # without it the browser opens the dropped file instead of handing it over
         self._dragging(True)
 
@@ -334,7 +333,8 @@ class GamesPanel:
         if body is not None:
             body.classList.toggle("dropping", on)
 
-    def _dropped(self, event: Any) -> None:
+    def dropped(self, event: Any) -> None:
+        """A file dropped anywhere on the page: read as a lab file."""
         event.preventDefault()
         self._dragging(False)
         transfer = getattr(event, "dataTransfer", None)

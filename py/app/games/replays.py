@@ -19,8 +19,6 @@ from app.games.lab_files import LabFile
 from app.games.saved_games import SavedGames
 from game2048.game_record import GameRecord, RecordError, record_of
 
-REPLAY_KEY = "v"
-"""The key that replays the game in play."""
 NO_RECORD = (
     "This game cannot be replayed: it did not start from a seed in this page (a position set up by hand, "
     "or a game saved before games were recorded)."
