@@ -83,15 +83,6 @@ class PositionEditor:
 
     # -- the mode -----------------------------------------------------------------------------
 
-    def guard(self, action: Callable[..., None]) -> Callable[..., None]:
-        """``action``, doing nothing while editing (game moves and game keys)."""
-
-        def guarded(*args: Any) -> None:
-            if not self.editing:
-                action(*args)
-
-        return guarded
-
     def toggle(self) -> None:
         """Edit button or T: start editing, or play the edited position."""
         if self.editing:
