@@ -9,8 +9,8 @@ together its parts, one job each:
 * ``EditorActions``: the game held while editing, then the position played (the game it replaces kept).
 
 "Play from here" (or Edit / T again) plays the board; "Cancel" leaves the game untouched.  While editing, game moves
-and game keys do nothing (``app.page`` reads ``editing``), autoplay is stopped, and the game's buttons are inert.  Once playing, the
-position is a game like any other: hints and the explorer take it.
+and game keys do nothing (``app.page`` reads ``editing``), autoplay is stopped, and the game's buttons are inert.
+Once playing, the position is a game like any other: hints and the explorer take it.
 
 Bound to the DOM it receives (``document``, ``create_proxy``), like ``app.ai.controls``, so CPython tests drive it
 with fakes.
