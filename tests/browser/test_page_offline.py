@@ -167,8 +167,9 @@ def test_the_learned_network_once_downloaded_plays_with_the_server_stopped(brows
 
 
 def test_with_the_server_stopped_the_panels_built_on_first_opening_open_styled_and_whole(browser, own_server):
-    """The panels the start no longer builds (the explorer, the weight sliders, the editor) come from the offline cache
-    like the rest: opened for the first time with the server gone, each is there with its content and style."""
+    """The panels the start no longer builds (the explorer, the weight sliders, the editor, Your games, the replay)
+    come from the offline cache like the rest: opened for the first time with the server gone, each is there with
+    its content and style."""
     server, base_url = own_server()
     context, page, _ = _open(browser, base_url)
     try:
@@ -199,6 +200,16 @@ def test_with_the_server_stopped_the_panels_built_on_first_opening_open_styled_a
         assert page.eval_on_selector("#editor-bar", "e => getComputedStyle(e).backgroundColor") == "rgb(238, 228, 218)"
         page.keyboard.press("t")
         assert page.is_hidden("#editor-cells")
+
+        page.keyboard.press("g")
+        assert page.is_visible("#games-panel") and page.evaluate("document.activeElement.id") == "games-heading"
+        assert page.eval_on_selector("#games-panel", "e => getComputedStyle(e).backgroundColor") == "rgb(243, 237, 226)"
+        page.keyboard.press("g")
+        page.keyboard.press("v")
+        assert page.is_visible("#replay-view") and page.text_content("#replay-title") == "This game"
+        assert page.eval_on_selector("#replay-view", "e => getComputedStyle(e).position") == "fixed"
+        page.keyboard.press("Escape")
+        assert page.is_hidden("#replay-view")
         assert page.console_errors == []
     finally:
         context.close()
