@@ -36,7 +36,7 @@ class Element:
         self.document, self.tagName = document, tag.upper()
         self.attributes, self.children, self.listeners = {}, [], {}
         self.parent = None
-        self.hidden = self.disabled = self.inert = self.checked = False
+        self.hidden = self.disabled = self.inert = self.checked = self.open = False
         self.value = self.textContent = self.className = self.title = self.innerHTML = ""
 
     @property
@@ -46,6 +46,9 @@ class Element:
     @property
     def firstChild(self):
         return self.children[0]
+
+    def hasChildNodes(self):
+        return bool(self.children)
 
     def setAttribute(self, name, value):
         self.attributes[name] = str(value)
@@ -336,7 +339,7 @@ class Store:
         self.saved = settings
 
 
-document = Document(["ai-" + name for name in PANEL] + ["readout-" + name for name in READOUT])
+document = Document(["ai-" + name for name in PANEL] + ["readout-" + name for name in READOUT] + ["weights-panel"])
 client = AiClient(lambda attempt: None)
 client.presets = [
     {"name": "classic", "description": "ovolve's", "default_weights": {"smoothness": 0.1, "empty": 2.7, "max": 1.0}},
@@ -347,10 +350,13 @@ controls = AiControls(document, Quiet(), Quiet(), client, panel, lambda f: f)
 panel.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in client.presets}
 panel._fill_presets()
 panel._show_settings()
+unopened = len(document.getElementById("ai-weights").children)  # the sliders wait for their panel to open
+document.getElementById("weights-panel").open = True
+document.getElementById("weights-panel").dispatch("toggle")
 answer = {"algorithm": "alphabeta", "preset": "classic", "move": "up", "depth": 7, "rescued": True}
 answer.update(nodes=1234567, nodes_per_second=2345678.5, cutoffs=12, elapsed_ms=99.6, think_ms=1500)
 panel.show_readout(answer)
-out = [document.getElementById("ai-weights").dump(), document.getElementById("ai-preset").dump()]
+out = [unopened, document.getElementById("ai-weights").dump(), document.getElementById("ai-preset").dump()]
 out.append([document.getElementById("readout-" + name).textContent for name in READOUT])
 document.getElementById("ai-think").value = "0"
 document.getElementById("ai-think").dispatch("input")
@@ -560,7 +566,8 @@ def test_the_editor_edits_and_links_the_same() -> None:
 def test_the_ai_panel_draws_the_same() -> None:
     micropython, cpython = json_outputs(CONTROLS, {"fakedom.py": FAKE_DOM})
     assert micropython == cpython
-    assert cpython[2][3:6] == ["7, vs 2s", "1,234,567", "2,345,678/s"]
+    assert cpython[0] == 0 and cpython[1]  # no slider until the weights' panel opens, then the preset's
+    assert cpython[3][3:6] == ["7, vs 2s", "1,234,567", "2,345,678/s"]
 
 
 def test_the_client_and_the_tasks_behave_the_same() -> None:
