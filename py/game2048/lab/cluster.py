@@ -140,7 +140,9 @@ def open_cluster(options: ClusterOptions) -> Iterator[Cluster]:
                 # not on 8787, which another cluster or program may hold.
                 scheduler_kwargs=None if options.dashboard else {"dashboard_address": f"{LOCAL_HOST}:0"},
                 resources={CPU: options.cpus_per_worker},
-                silence_logs=logging.ERROR,
+                # Only Dask's critical messages: the command says what went wrong itself (a lost worker, an
+                # interrupt), and on Ctrl-C a worker's heartbeat to a scheduler closing first would print a traceback.
+                silence_logs=logging.CRITICAL,
             )
         try:
             with Client(local) as client:
