@@ -84,6 +84,12 @@ COMPRESSED_SUFFIXES = frozenset(
 (``.ntn``, downloaded in ranges with its progress read from its length)."""
 GZIP_LEVEL = 6
 
+
+def compressible(path: str) -> bool:
+    """Whether a file (or a URL path; one ending in ``/`` serves its folder's ``index.html``) may be gzipped."""
+    return path.endswith("/") or os.path.splitext(path)[1] in COMPRESSED_SUFFIXES
+
+
 PINNED_PREFIX = "/node_modules/"
 PINNED_CACHE = "public, max-age=31536000, immutable"  # versioned by package-lock.json
 REVALIDATE = "no-cache"  # a cheap 304 on every load: an edit shows up on reload
@@ -179,7 +185,7 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         self.send_header("Cache-Control", cache_control(path, self.status))
         if self.status in (HTTPStatus.OK, HTTPStatus.PARTIAL_CONTENT):
             self.send_header("Accept-Ranges", "bytes")
-        if os.path.splitext(path)[1] in COMPRESSED_SUFFIXES or path.endswith("/"):  # a folder: its index.html
+        if compressible(path):
             self.send_header("Vary", "Accept-Encoding")
         super().end_headers()
 
@@ -213,11 +219,7 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         path = self.translate_path(self.path)
         if os.path.isdir(path) and urlsplit(self.path).path.endswith("/"):
             path = os.path.join(path, "index.html")  # what the stock answer serves for a folder
-        if (
-            os.path.splitext(path)[1] in COMPRESSED_SUFFIXES
-            and accepts_gzip(self.headers.get("Accept-Encoding"))
-            and os.path.isfile(path)
-        ):
+        if compressible(path) and accepts_gzip(self.headers.get("Accept-Encoding")) and os.path.isfile(path):
             try:
                 self._gzipped = self.gzip_cache.body(path)
             except OSError:

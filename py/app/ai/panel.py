@@ -181,6 +181,10 @@ class AiPanel:
         output.textContent = _number(value)
         self._save()
 
+    def _playing_preset(self) -> "dict[str, Any]":
+        """The worker's description of the preset that plays ({} until the worker has listed its presets)."""
+        return next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
+
     def _weights_toggled(self) -> None:
         """The weights' sliders are made when their panel is first opened (a phone's start makes none of them)."""
         if self.weights_panel.open and self.preset_defaults and not self.weights_box.hasChildNodes():
@@ -194,8 +198,7 @@ class AiPanel:
         self.pause_value.textContent = _ms(self.settings.pause_ms)
         if self.preset_defaults:
             self.preset_select.value = self.settings.playing
-            preset = next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
-            self.preset_select.title = str(preset.get("description", ""))
+            self.preset_select.title = str(self._playing_preset().get("description", ""))
             if self.weights_panel.open or self.weights_box.hasChildNodes():  # else made when first opened
                 self._show_weights()
 
@@ -214,7 +217,7 @@ class AiPanel:
         defaults = self.preset_defaults.get(self.settings.playing, {})
         values = self.settings.active_weights(defaults)
         self.weights_box.replaceChildren()
-        preset = next((p for p in self.client.presets if p["name"] == self.settings.playing), {})
+        preset = self._playing_preset()
         listed = preset.get("weight_names")
         explained_keys = []
         order = [name for name in listed if name in defaults] if isinstance(listed, list) else []
