@@ -72,11 +72,11 @@ def test_each_game_is_on_disk_as_soon_as_it_ends_and_resume_plays_only_the_rest(
     out = tmp_path / "games.jsonl"
     real_play_game = play.play_game
 
-    def interrupted_at_seed_3(seed, config, report=None):
+    def interrupted_at_seed_3(seed, config, report=None, start=None):
         if seed == 3:
             assert _seeds_in(out) == [1, 2]  # the two finished games are saved before the third ends
             raise KeyboardInterrupt
-        return real_play_game(seed, config, report)
+        return real_play_game(seed, config, report, start)
 
     monkeypatch.setattr(play, "play_game", interrupted_at_seed_3)
     assert cli.main(RUN + ["--seeds", "1-4", "--out", str(out)]) == 130
@@ -86,9 +86,9 @@ def test_each_game_is_on_disk_as_soon_as_it_ends_and_resume_plays_only_the_rest(
 
     played = []
 
-    def counting(seed, config, report=None):
+    def counting(seed, config, report=None, start=None):
         played.append(seed)
-        return real_play_game(seed, config, report)
+        return real_play_game(seed, config, report, start)
 
     monkeypatch.setattr(play, "play_game", counting)
     assert cli.main(RUN + ["--seeds", "1-4", "--out", str(out), "--resume"]) == 0

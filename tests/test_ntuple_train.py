@@ -351,6 +351,35 @@ def test_the_train_command_shows_progress_and_writes_curve_and_chart(tmp_path: P
     assert "holds a run of" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("flags", "alpha"),
+    [
+        ([], 0.0025),  # plain TD: Szubert & Jaśkowski's rate a weight
+        (["--coherence"], 1.0 / 16),  # TC: the literature's 1.0 a board, over 2x4's 16 features
+        (["--coherence", "--board-alpha", "0.25"], 0.25 / 16),
+        (["--alpha", "0.01"], 0.01),
+    ],
+)
+def test_the_rate_a_weight_learns_at_comes_from_alpha_or_the_boards_rate_spread_over_its_features(
+    tmp_path: Path, flags: list[str], alpha: float
+) -> None:
+    out = tmp_path / "run"
+    assert cli.main(["train", "--shape", "2x4", "--games", "20", "--block", "20", "--out", str(out), *flags]) == 0
+    saved, _, _ = load_checkpoint(out)
+    assert saved["alpha"] == pytest.approx(alpha)
+
+
+def test_a_shape_reads_as_many_weights_a_board_as_the_kernels_features() -> None:
+    for shape in [*(get_shape(name) for name in SHAPES), PIN, PIN_STAGED]:
+        assert shape.features == K.features(shape).runs.shape[0]
+
+
+def test_the_train_command_refuses_alpha_and_board_alpha_together(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--shape", "2x4", "--alpha", "0.01", "--board-alpha", "1", "--out", str(tmp_path)])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
 def test_an_exported_network_reads_back_with_its_manifest(tmp_path: Path) -> None:
     network = _network(TINY)
     manifest = write(network, tmp_path / "tiny.ntn", {"games": 0})

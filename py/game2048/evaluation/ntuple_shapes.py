@@ -99,6 +99,11 @@ class Shape:
         """Entries in all the tables of every stage together."""
         return self.table_starts()[-1]
 
+    @property
+    def features(self) -> int:
+        """Weights a board reads (and a TD update moves): each tuple on each of the board's eight images."""
+        return SYMMETRIES * len(self.tuples)
+
     def describe(self) -> str:
         """One line for people: the tuples' sizes, the values per cell (and stages), the weights."""
         sizes: dict[int, int] = {}

@@ -1,5 +1,5 @@
-"""The lab's command line: ``python -m game2048.lab run | features | compare | summary | link | agreement | explain``,
-and ``train`` / ``export`` / ``greedy`` / ``compare-runs`` (an n-tuple network by TD learning: ``training``).
+"""The lab's command line: ``run | features | compare | summary | link | agreement | explain``, ``train`` / ``export``
+/ ``greedy`` / ``compare-runs`` (TD learning: ``training``), ``suite`` / ``make-suite`` (``suite_command``).
 
 Examples::
 
@@ -12,12 +12,12 @@ Examples::
     python -m game2048.lab compare --config alphabeta:classic --config expectimax:rows --games 20 --depth 2
     python -m game2048.lab agreement --games 3 --seed-start 2001 --reference-depth 10 --think-ms 100
     python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
-    python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014
+    python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014  # the paper's
     python -m game2048.lab export --run lab-out/page4x6 --out networks/4x6.ntn --prune 2
     python -m game2048.lab greedy --run lab-out/sj2014 --games 1000
-    python -m game2048.lab run --games 30 --think-ms 100 --stop-tile 0 --scheduler tcp://10.0.0.5:8786 --out ex.jsonl
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --seeds 1-8 --out lab-out/sj2014
     python -m game2048.lab compare-runs lab-out/sj2014/seed-* --against lab-out/tdl2048/seed-*
+    python -m game2048.lab suite --think-ms 100 --sample 24 --out lab-out/suite-em100.jsonl
 
 Seeds are ``--games N --seed-start S`` or ``--seeds 1,2,10-14``.  ``--depth``
 makes every game reproducible (the same command prints the same games);
@@ -40,6 +40,7 @@ from typing import Any
 
 from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
+from . import suite_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .cluster import Cluster, ClusterOptions, add_cluster_arguments, cluster_for, cluster_options, default_jobs
@@ -150,6 +151,7 @@ def build_parser() -> argparse.ArgumentParser:
     link.add_argument("--base", default=PAGE_URL, help=f"the page's address (default {PAGE_URL}, what make run serves)")
     command.add_parser(sub)
     compare_runs.add_parser(sub)
+    suite_command.add_parsers(sub)
     return parser
 
 
@@ -232,6 +234,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         if args.command == "compare-runs":
             compare_runs.run(args)
+            return 0
+        if args.command == "suite":
+            suite_command.run(args)
+            return 0
+        if args.command == "make-suite":
+            suite_command.make(args)
             return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         where = cluster_options(args)

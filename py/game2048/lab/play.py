@@ -22,7 +22,7 @@ process: a game depends on its seed and configuration alone.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -34,6 +34,7 @@ from ..search import decide
 from .cluster import Cluster, ClusterOptions, open_cluster
 from .config import PlayConfig
 from .progress import Progress, progress_tiles
+from .suite import Position
 from .tasks import TaskBatch, reporter
 
 REPORT_EVERY = 20
@@ -42,14 +43,20 @@ REPORT_EVERY = 20
 Record = dict[str, Any]
 
 
-def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] | None = None) -> Record:
+def play_game(
+    seed: int, config: PlayConfig, report: Callable[[int, int], None] | None = None, start: Position | None = None
+) -> Record:
     """Play one seeded game with ``config``; ``report(seed, moves)`` is called every few moves.
 
     The record's ``_think_ms`` and ``_depths`` hold every move's values, for the
     summary (``records`` writes them as ``move_think_ms`` and ``move_depths``);
     ``record`` is the game's ``GameRecord.to_dict()``, each move an AI decision.
+    From a suite's ``start`` position (its seed ``seed``) instead of a new game,
+    the record keeps the position as ``start`` and no ``record`` (the moves
+    before it are its source game's); moves and score count from the source
+    game's first move.
     """
-    game = Game.new(seed)
+    game = Game.new(seed) if start is None else start.game()
     stop_rank = rank_of(config.stop_tile) if config.stop_tile else None
     options = config.search_options()
     think: list[float] = []
@@ -57,7 +64,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
     moves: list[str] = []
     decisions: list[dict[str, Any] | None] = []
     nodes = 0
-    start = time.perf_counter()
+    began = time.perf_counter()
     while not game.over:
         if stop_rank is not None and max_rank(game.board) >= stop_rank:
             break
@@ -73,7 +80,7 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
         decisions.append(decision(config.algorithm, config.preset_name, result.depth, think[-1], result.rescued))
         if report is not None and game.moves % REPORT_EVERY == 0:
             report(seed, game.moves)
-    elapsed = time.perf_counter() - start
+    elapsed = time.perf_counter() - began
     top = 1 << max_rank(game.board)
     think_arr = np.asarray(think, dtype=float) if think else np.zeros(1)
     depth_arr = np.asarray(depths, dtype=float) if depths else np.zeros(1)
@@ -92,17 +99,21 @@ def play_game(seed: int, config: PlayConfig, report: Callable[[int, int], None] 
         "nodes": nodes,
         "seconds": elapsed,
         **config.to_dict(),
-        "record": GameRecord(seed, moves, decisions).to_dict(),
+        **(
+            {"record": GameRecord(seed, moves, decisions).to_dict()}
+            if start is None
+            else {"start": start.to_json(), "start_moves": start.moves}
+        ),
         "_think_ms": think,
         "_depths": depths,
     }
 
 
-def play_task(seed: int, config: PlayConfig, topic: str) -> Record:
+def play_task(seed: int, config: PlayConfig, topic: str, start: Position | None = None) -> Record:
     """One game as a Dask task: the worker's tables built first (not in the first move's time), moves reported."""
     config.check()
     report = reporter(topic)
-    return play_game(seed, config, lambda seed, moves: report([seed, moves]))
+    return play_game(seed, config, lambda seed, moves: report([seed, moves]), start)
 
 
 def play_games(
@@ -113,30 +124,35 @@ def play_games(
     label: str = "",
     on_record: Callable[[Record], None] | None = None,
     cluster: Cluster | None = None,
+    starts: Mapping[int, Position] | None = None,
 ) -> list[Record]:
     """Play one game per seed; records in seed order.
 
     On ``cluster`` when given; else in this process when ``jobs`` is 1 or there is one seed, else on a local
     cluster of ``jobs`` workers (default: every core) started for the batch.  ``on_record`` is called with
     each record as soon as its game ends (in the order games end), so a caller can save it at once.
+    A seed in ``starts`` is played on from that position (a suite's) instead of from a new game.
     """
+    starts = starts or {}
     config.check()  # fails fast, before a cluster starts
     options = ClusterOptions(jobs=jobs)
     if cluster is None and not options.in_process(len(seeds)):
         with open_cluster(options) as local:
-            return play_games(seeds, config, progress=progress, label=label, on_record=on_record, cluster=local)
+            return play_games(
+                seeds, config, progress=progress, label=label, on_record=on_record, cluster=local, starts=starts
+            )
     bar = Progress(len(seeds), label=label, enabled=progress, tiles=progress_tiles(config.stop_tile))
     try:
         if cluster is None:
             records = []
             for seed in seeds:
-                record = play_game(seed, config, bar.moves)
+                record = play_game(seed, config, bar.moves, starts.get(seed))
                 bar.game_done(seed, record["moves"], record["max_tile"])
                 if on_record is not None:
                     on_record(record)
                 records.append(record)
             return records
-        return _play_on_cluster(seeds, config, cluster, bar, on_record)
+        return _play_on_cluster(seeds, config, cluster, bar, on_record, starts)
     finally:
         bar.close()
 
@@ -147,6 +163,7 @@ def _play_on_cluster(
     cluster: Cluster,
     bar: Progress,
     on_record: Callable[[Record], None] | None,
+    starts: Mapping[int, Position],
 ) -> list[Record]:
     """Each seed a task; records taken (and passed to ``on_record``) as games end, returned in seed order."""
     bar.workers(cluster.workers())
@@ -159,7 +176,7 @@ def _play_on_cluster(
     done: dict[int, Record] = {}
     with TaskBatch(cluster, "game") as batch:
         for seed in seeds:
-            batch.submit(seed, play_task, seed, config, batch.topic)
+            batch.submit(seed, play_task, seed, config, batch.topic, starts.get(seed))
         for _, record in batch.results(
             on_report=lambda message: bar.moves(*message),
             on_lost=lambda worker, held: bar.note(_lost(worker, held)),

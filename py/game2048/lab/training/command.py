@@ -41,10 +41,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help=f"network shape: {', '.join(SHAPES)}, or tuples of cells '0,1,2,3;4,5,6,7/15' (default {DEFAULTS.shape})",
     )
     parser.add_argument("--games", type=int, default=DEFAULTS.games, help=f"training games (default {DEFAULTS.games})")
-    parser.add_argument(
+    rates = parser.add_mutually_exclusive_group()
+    rates.add_argument(
         "--alpha",
-        default=f"{DEFAULTS.alpha:g}",
-        help=f"learning rate (default {DEFAULTS.alpha:g}); several, 0.0025,0.001, make a sweep: a run of each",
+        help=f"each weight's learning rate (default {DEFAULTS.alpha:g}, with --coherence --board-alpha "
+        f"{COHERENCE_BOARD_ALPHA:g}); several, 0.0025,0.001, make a sweep: a run of each",
+    )
+    rates.add_argument(
+        "--board-alpha",
+        help="the literature's rate: a board's step, spread over the weights it reads (each weight moves by "
+        "this / the shape's features, 1/32 for 1.0 with 4x6); several make a sweep",
     )
     seeds = parser.add_mutually_exclusive_group()
     seeds.add_argument("--seed", type=int, default=DEFAULTS.seed, help="the run's seed (default 1)")
@@ -224,9 +230,31 @@ def parse_values(text: str | None, flag: str) -> list[float]:
     return list(dict.fromkeys(values))
 
 
+COHERENCE_BOARD_ALPHA = 1.0
+"""The board's rate a run with temporal coherence learns at unless told: the literature's (Jaśkowski 2018,
+TDL2048 and ziap/2048-tdl ``-a 1.0``), spread over the board's features; coherence slows each weight down
+itself once its errors cancel."""
+
+
+def weight_alphas(args: argparse.Namespace) -> list[float]:
+    """Each weight's rate(s) the command asks for: ``--alpha`` as given, ``--board-alpha`` over the shape's
+    features, or the default (the board's ``COHERENCE_BOARD_ALPHA`` with ``--coherence``, else
+    ``DEFAULTS.alpha``, Szubert & Jaśkowski's 0.0025 a weight)."""
+    if args.alpha is not None:
+        return parse_values(args.alpha, "--alpha")
+    features = parse_shape(args.shape).features
+    if args.board_alpha is not None:
+        boards = parse_values(args.board_alpha, "--board-alpha")
+    elif args.coherence:
+        boards = [COHERENCE_BOARD_ALPHA]
+    else:
+        return [DEFAULTS.alpha]
+    return [board / features for board in boards]
+
+
 def run(args: argparse.Namespace) -> None:
     """Train as ``args`` say, print where the run stands, draw its curve; a sweep (``sweep``) when asked for."""
-    alphas = parse_values(args.alpha, "--alpha")
+    alphas = weight_alphas(args)
     lambdas: list[float | None] = [*parse_values(args.lam, "--lambda")] or [None]
     seeds = parse_seeds(args.seeds, None, 0) if args.seeds else [args.seed]
     options = TrainOptions(
@@ -254,7 +282,8 @@ def run(args: argparse.Namespace) -> None:
         return
     shape = parse_shape(options.shape)
     print(
-        f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g}, seed {options.seed}"
+        f"training {shape.describe()}; {options.games:,} games, alpha {options.alpha:g} a weight "
+        f"({options.alpha * shape.features:g} a board), seed {options.seed}"
         + (f", {options.threads} threads" if options.threads > 1 else "")
         + (f", from {options.init}" if options.init else "")
         + (", restart strategy" if options.restart else "")

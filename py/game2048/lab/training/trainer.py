@@ -42,7 +42,9 @@ class TrainOptions:
     """What a training run is: shape, games, learning rate, seed, and how often it reports and saves.
 
     ``alpha`` is each weight's learning rate, as in Szubert & Jaśkowski (a
-    board's value moves by up to ``alpha`` × features × error).  ``block`` is
+    board's value moves by up to ``alpha`` × features × error); the literature's
+    rate with temporal coherence is given per board (``train --board-alpha``,
+    ``alpha`` = it / ``Shape.features``).  ``block`` is
     the games per kernel call and per point of the learning curve.  With
     ``threads`` > 1 the games are shared among threads that update the weights
     without locks (``kernels.play_games_threads``): faster, no longer
