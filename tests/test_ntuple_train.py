@@ -33,6 +33,8 @@ PIN = Shape("pin", ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 2, 4, 5), (4, 5, 6, 8, 9)
 """Lines and five-cell bends over two rows, 15 values a cell: the named shapes' kinds of tuple, smaller."""
 PIN_STAGED = Shape("pin-staged", PIN.tuples, 9, (Stage(9, 12), Stage(12, 16)))
 """PIN in three stages: 9 values up to 256, 12 from 512, 16 (32768 its own value) from 4096."""
+PIN_STAGED_NAME = "0,1,2,3;4,5,6,7/9|9:12"
+"""Two lines in two stages, written out as ``train --shape`` takes it: a staged run trained in a second."""
 
 every_stage = st.integers(min_value=0, max_value=B.MAX_RANK).flatmap(lambda top: boards(st.integers(0, top)))
 """Boards whose largest rank is drawn first, so that every stage of a shape has its boards."""
@@ -270,7 +272,17 @@ def test_learning_backwards_is_td_lambda_from_the_last_afterstate_to_the_first(l
     work.path[: len(path)] = [_signed(b) for b in path]
     work.rewards[: len(path)] = rewards
     got = K.learn_back(
-        weights, K.NO_COHERENCE, work.path, work.rewards, len(path), 0.0, lam, 0.01, feats, work.keys, work.before
+        weights,
+        K.NO_COHERENCE,
+        work.path,
+        work.rewards,
+        len(path),
+        0.0,
+        lam,
+        np.array([0.01]),
+        feats,
+        work.keys,
+        work.before,
     )
     assert np.allclose(weights, expected, rtol=1e-4, atol=1e-2)
     assert got == pytest.approx(expected_return, rel=1e-4)
@@ -295,13 +307,163 @@ def test_a_backward_run_learns_resumes_exactly_and_refuses_another_lambda(tmp_pa
         TrainOptions(lam=1.5)
 
 
+def _late_boards(rank: int, count: int, seed: int) -> list[int]:
+    """``count`` boards whose largest tile has ``rank``: its tile in a corner, small tiles elsewhere."""
+    rng = random.Random(seed)
+    boards = []
+    for _ in range(count):
+        board = rank << (4 * rng.choice((0, 3, 12, 15)))
+        for cell in rng.sample([c for c in range(16) if not (board >> (4 * c)) & 15], 6):
+            board |= rng.randint(1, 4) << (4 * cell)
+        boards.append(board)
+    return boards
+
+
+def test_a_share_of_games_starts_from_the_late_pool_and_counts_from_there() -> None:
+    feats = K.features(TINY)
+    pool = K.late_pool(8, rank=10)
+    pool[1] = 8
+    pool[K.POOL_HEAD :] = [_signed(b) for b in _late_boards(10, 8, 1)]
+    stats = np.zeros((400, K.GAME_STATS), dtype=np.int64)
+    rng = np.array([11], dtype=np.uint64)
+    weights = _weights(TINY, 2)
+    K.play_games(
+        weights,
+        400,
+        np.array([0.001]),
+        rng,
+        feats,
+        K.MOVE_TABLES,
+        K.scratch(feats),
+        stats,
+        False,
+        K.NO_COHERENCE,
+        K.ONLINE,
+        0.4,
+        pool,
+    )
+    late = stats[:, 3] == 1
+    assert 0.3 < late.mean() < 0.5
+    assert (stats[late, 1] >= 10).all()  # each began with a 1024 on the board
+    assert (stats[~late, 1] < 10).mean() > 0.9  # chance play from a new board rarely makes one
+    assert pool[0] == 10 and pool[1] == 8
+    # Without late starts, the same generator plays the same games as before: no draw is spent on them.
+    plain, again = (np.zeros((50, K.GAME_STATS), dtype=np.int64) for _ in range(2))
+    for out, share in ((plain, 0.0), (again, 0.7)):
+        K.play_games(
+            weights.copy(),
+            50,
+            np.array([0.001]),
+            np.array([5], dtype=np.uint64),
+            feats,
+            K.MOVE_TABLES,
+            K.scratch(feats),
+            out,
+            False,
+            K.NO_COHERENCE,
+            K.ONLINE,
+            share,
+            K.late_pool(4, rank=15),
+        )
+    assert np.array_equal(plain, again)  # an empty pool that never fills: no game starts late
+
+
+def test_the_pool_keeps_each_games_board_where_its_largest_tile_first_reached_the_rank() -> None:
+    feats = K.features(TINY)
+    pool = K.late_pool(16, rank=7)
+    stats = np.zeros((200, K.GAME_STATS), dtype=np.int64)
+    K.play_games(
+        _weights(TINY, 3),
+        200,
+        np.array([0.001]),
+        np.array([3], dtype=np.uint64),
+        feats,
+        K.MOVE_TABLES,
+        K.scratch(feats),
+        stats,
+        False,
+        K.NO_COHERENCE,
+        K.ONLINE,
+        0.25,
+        pool,
+    )
+    reached = int(((stats[:, 3] == 0) & (stats[:, 1] >= 7)).sum())
+    assert pool[1] == min(16, reached) > 0 and pool[2] == reached % 16
+    assert all(B.max_rank(int(b) & B.FULL_MASK) == 7 for b in pool[K.POOL_HEAD :])
+    assert (stats[:, 3] == 1).any()
+
+
+def test_an_update_moves_each_weight_at_the_rate_of_its_boards_stage() -> None:
+    feats = K.features(PIN_STAGED)
+    alphas = np.array([0.001, 0.002, 0.04])
+    for top, stage in ((3, 0), (9, 1), (13, 2)):  # largest tiles 8, 512, 8192
+        board = B.from_rows([[1 << top, 2, 4, 8], [2, 4, 8, 16], [0] * 4, [0] * 4])
+        weights = np.zeros(sum(K.nibble_sizes(PIN_STAGED)), dtype=np.float32)
+        idx = np.zeros(feats.runs.shape[0], dtype=np.int64)
+        K.indices(_signed(board), feats, np.zeros(16, dtype=np.int64), idx)
+        error = K._learn(weights, K.NO_COHERENCE, idx, 1000.0, alphas, feats.offsets)
+        assert error == 1000.0
+        moved = np.flatnonzero(weights)
+        assert moved.size and weights[moved].min() >= alphas[stage] * 1000.0 * 0.999
+        reads = np.bincount(idx, minlength=weights.shape[0])[moved]
+        assert np.allclose(weights[moved], alphas[stage] * 1000.0 * reads)
+
+
+def test_the_late_stages_rate_is_refused_for_a_shape_without_stages_and_kept_by_its_checkpoint(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="one stage"):
+        TrainOptions(shape="2x4", late_alpha=0.01)
+    with pytest.raises(ValueError, match="late stage's alpha"):
+        TrainOptions(shape="4x6-late", late_alpha=0.0)
+    assert list(TrainOptions(shape="4x6-late", alpha=0.0025, late_alpha=0.03125).alphas()) == [0.0025, 0.03125]
+    options = TrainOptions(shape=PIN_STAGED_NAME, games=20, block=20, alpha=0.001, late_alpha=0.01)
+    train(options, tmp_path / "run")
+    assert load_checkpoint(tmp_path / "run")[0]["late_alpha"] == 0.01
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(**{**options.__dict__, "late_alpha": None, "games": 40}), tmp_path / "run", resume=True)
+
+
+def test_a_run_with_late_starts_resumes_with_its_pool_to_the_same_weights(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(K, "LATE_RANK", 7)  # 128: reached by a tiny network's games within seconds
+    options = TrainOptions(shape="2x4", games=2000, block=500, alpha=0.01, seed=4, checkpoint_s=1e-9, late=0.3)
+    whole, expected = train(options, tmp_path / "whole")
+    assert whole.pool[1] > 0 and sum(p.get("late_games", 0) for p in whole.curve) > 100
+    assert all("late_rate_32768" in p for p in whole.curve[1:])
+
+    def interrupt(state, point):  # type: ignore[no-untyped-def]
+        if state.games == 1500:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        train(options, tmp_path / "cut", report=interrupt)
+    state, weights = train(options, tmp_path / "cut", resume=True)
+    assert np.array_equal(weights, expected) and state.moves == whole.moves and state.pool == whole.pool
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(**{**options.__dict__, "late": 0.0, "games": 2500}), tmp_path / "whole", resume=True)
+    with pytest.raises(ValueError, match="late starts"):
+        TrainOptions(late=1.0)
+
+
 def test_a_backward_episode_longer_than_its_path_learns_in_parts_and_still_restarts() -> None:
     feats = K.features(TINY)
     stats = np.zeros((30, K.GAME_STATS), dtype=np.int64)
     weights = _weights(TINY, 3)
     short = K.scratch(feats, path_length=8)
     rng = np.array([7], dtype=np.uint64)
-    played = K.play_games(weights, 30, 0.001, rng, feats, K.MOVE_TABLES, short, stats, True, K.NO_COHERENCE, 0.5)
+    played = K.play_games(
+        weights,
+        30,
+        np.array([0.001]),
+        rng,
+        feats,
+        K.MOVE_TABLES,
+        short,
+        stats,
+        True,
+        K.NO_COHERENCE,
+        0.5,
+        0.0,
+        K.NO_POOL,
+    )
     assert played > stats[:, 2].sum() and (stats[:, 2] > 8).all()  # restarts, and games longer than the path
     assert np.isfinite(weights).all() and not np.array_equal(weights, _weights(TINY, 3))
 
@@ -312,11 +474,37 @@ def test_an_episode_longer_than_its_kept_path_restarts_from_the_middle_of_what_w
     rng = np.array([7], dtype=np.uint64)
     weights = _weights(TINY, 3)
     short = K.scratch(feats, path_length=4)
-    played = K.play_games(weights, 50, 0.001, rng, feats, K.MOVE_TABLES, short, stats, True, K.NO_COHERENCE, K.ONLINE)
+    played = K.play_games(
+        weights,
+        50,
+        np.array([0.001]),
+        rng,
+        feats,
+        K.MOVE_TABLES,
+        short,
+        stats,
+        True,
+        K.NO_COHERENCE,
+        K.ONLINE,
+        0.0,
+        K.NO_POOL,
+    )
     assert played > stats[:, 2].sum() and (stats[:, 2] > K.RESTART_MIN_MOVES).all()
     # Not learning, a game is one episode: greedy games never restart.
     played = K.play_games(
-        weights, 50, 0.0, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats, True, K.NO_COHERENCE, K.ONLINE
+        weights,
+        50,
+        np.array([0.0]),
+        rng,
+        feats,
+        K.MOVE_TABLES,
+        K.scratch(feats),
+        stats,
+        True,
+        K.NO_COHERENCE,
+        K.ONLINE,
+        0.0,
+        K.NO_POOL,
     )
     assert played == stats[:, 2].sum()
 
@@ -358,12 +546,17 @@ def test_the_train_command_shows_progress_and_writes_curve_and_chart(tmp_path: P
         (["--coherence"], 1.0 / 16),  # TC: the literature's 1.0 a board, over 2x4's 16 features
         (["--coherence", "--board-alpha", "0.25"], 0.25 / 16),
         (["--alpha", "0.01"], 0.01),
+        (["--coherence", "--init", "INIT"], 0.0025),  # a trained network goes on at the rate it learned at
     ],
 )
 def test_the_rate_a_weight_learns_at_comes_from_alpha_or_the_boards_rate_spread_over_its_features(
     tmp_path: Path, flags: list[str], alpha: float
 ) -> None:
     out = tmp_path / "run"
+    if "INIT" in flags:
+        network = tmp_path / "init.ntn"
+        write(_network(TINY), network, {"games": 0})
+        flags = [str(network) if flag == "INIT" else flag for flag in flags]
     assert cli.main(["train", "--shape", "2x4", "--games", "20", "--block", "20", "--out", str(out), *flags]) == 0
     saved, _, _ = load_checkpoint(out)
     assert saved["alpha"] == pytest.approx(alpha)

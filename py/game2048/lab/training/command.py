@@ -17,17 +17,21 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
+from ...board import MAX_RANK
 from ...evaluation.ntuple_shapes import SHAPES, parse_shape
 from ..cluster import add_cluster_arguments, cluster_options, default_jobs
 from ..config import parse_seeds
+from ..intervals import wilson
 from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
+from ..suite import SUITE_FILE, Suite, read_suite
 from .compare_runs import GREEDY_GAMES
 from .export import dequantized, quantize, write
 from .sweep import run_sweep, sweep_runs
-from .trainer import TILES, TrainOptions, TrainState, greedy_results, load_checkpoint, train
+from .trainer import TILES, TrainOptions, TrainState, greedy_on, greedy_results, load_checkpoint, train
 
 DEFAULTS = TrainOptions()
 
@@ -44,7 +48,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     rates = parser.add_mutually_exclusive_group()
     rates.add_argument(
         "--alpha",
-        help=f"each weight's learning rate (default {DEFAULTS.alpha:g}, with --coherence --board-alpha "
+        help=f"each weight's learning rate (default {DEFAULTS.alpha:g}; with --coherence and no --init, --board-alpha "
         f"{COHERENCE_BOARD_ALPHA:g}); several, 0.0025,0.001, make a sweep: a run of each",
     )
     rates.add_argument(
@@ -83,6 +87,18 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--coherence",
         action="store_true",
         help="temporal coherence learning: each weight's rate is alpha times how consistent its errors are",
+    )
+    parser.add_argument(
+        "--late-alpha",
+        type=float,
+        help="each weight's rate in the shape's last stage (4x6-late: from 8192), e.g. 0.03125, the literature's 1.0 "
+        "a board: the late game learned fast while a trained early stage goes on at --alpha (default: --alpha)",
+    )
+    parser.add_argument(
+        "--late-starts",
+        type=float,
+        default=DEFAULTS.late,
+        help="the share of games started where an earlier game's 16384 first formed, 0 to below 1 (default 0)",
     )
     parser.add_argument(
         "--lambda",
@@ -124,6 +140,16 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     greedy.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
     greedy.add_argument("--games", type=int, default=1000, help="greedy games (default 1000)")
     greedy.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
+    greedy.add_argument(
+        "--suite",
+        type=Path,
+        nargs="?",
+        const=SUITE_FILE,
+        help="also play on each position of a late-game suite (default: the repository's) and count the conversions",
+    )
+    greedy.add_argument(
+        "--repeats", type=int, default=1, help="trials of each suite position, with other spawns (default 1)"
+    )
 
 
 def train_command_line(options: dict[str, Any]) -> str:
@@ -136,6 +162,8 @@ def train_command_line(options: dict[str, Any]) -> str:
         + (" --restart" if options.get("restart") else "")
         + (" --coherence" if options.get("coherence") else "")
         + (f" --lambda {options['lam']}" if options.get("lam") is not None else "")
+        + (f" --late-alpha {options['late_alpha']}" if options.get("late_alpha") is not None else "")
+        + (f" --late-starts {options['late']}" if options.get("late") else "")
     )
 
 
@@ -146,11 +174,31 @@ def greedy_line(greedy: dict[str, Any]) -> str:
 
 
 def greedy(args: argparse.Namespace) -> None:
-    """Play a run's float weights (its checkpoint, not a quantized file) greedily, as the paper measures a network."""
+    """Play a run's float weights (its checkpoint, not a quantized file) greedily, as the paper measures a network;
+    with ``--suite``, on the suite's positions too."""
     saved, state, weights = load_checkpoint(args.run)
     shape = parse_shape(str(saved["shape"]))
+    suite = read_suite(args.suite) if args.suite is not None else None  # a bad file is said before the games
     results = greedy_results(shape, weights, args.games, args.seed)
     print(f"{args.run} ({state.games:,} games trained), seed {args.seed}: {greedy_line(results)}")
+    if suite is not None:
+        print(suite_line(suite, greedy_on(shape, weights, [p.board for p in suite.positions], args.repeats, args.seed)))
+
+
+def suite_line(suite: Suite, stats: np.ndarray) -> str:
+    """``greedy_on``'s trials of ``suite`` for people: the share reaching each tile past the suite's, with its
+    interval, and the points scored after the positions."""
+    trials = stats.shape[0]
+    repeats = trials // len(suite.positions)
+    shares = []
+    for rank in range(suite.tile.bit_length(), MAX_RANK + 1):
+        share = wilson(int((stats[:, 1] >= rank).sum()), trials)
+        shares.append(f"{1 << rank} {100 * share.rate:.1f} % ({100 * share.low:.1f}–{100 * share.high:.1f} %)")
+    return (
+        f"the suite ({len(suite.positions)} positions at {suite.tile}"
+        + (f", {repeats} trials each" if repeats > 1 else "")
+        + f"), greedy: {', '.join(shares)}; mean {stats[:, 0].mean():,.0f} points after the position"
+    )
 
 
 def export(args: argparse.Namespace) -> None:
@@ -238,14 +286,16 @@ itself once its errors cancel."""
 
 def weight_alphas(args: argparse.Namespace) -> list[float]:
     """Each weight's rate(s) the command asks for: ``--alpha`` as given, ``--board-alpha`` over the shape's
-    features, or the default (the board's ``COHERENCE_BOARD_ALPHA`` with ``--coherence``, else
-    ``DEFAULTS.alpha``, Szubert & Jaśkowski's 0.0025 a weight)."""
+    features, or the default: the board's ``COHERENCE_BOARD_ALPHA`` for a run with ``--coherence`` from zeros,
+    else ``DEFAULTS.alpha`` (Szubert & Jaśkowski's 0.0025 a weight).  A trained network (``--init``) starts
+    with fresh accumulators, so at the literature's rate every weight first moves at full speed and the
+    network forgets what it knew (docs/results.md, issue 52): it goes on at 0.0025 unless told."""
     if args.alpha is not None:
         return parse_values(args.alpha, "--alpha")
     features = parse_shape(args.shape).features
     if args.board_alpha is not None:
         boards = parse_values(args.board_alpha, "--board-alpha")
-    elif args.coherence:
+    elif args.coherence and not args.init:
         boards = [COHERENCE_BOARD_ALPHA]
     else:
         return [DEFAULTS.alpha]
@@ -269,6 +319,8 @@ def run(args: argparse.Namespace) -> None:
         restart=args.restart,
         coherence=args.coherence,
         lam=lambdas[0],
+        late=args.late_starts,
+        late_alpha=args.late_alpha,
     )
     if args.seeds or len(alphas) > 1 or len(lambdas) > 1 or args.scheduler:
         if args.greedy_games < 0:
@@ -289,6 +341,8 @@ def run(args: argparse.Namespace) -> None:
         + (", restart strategy" if options.restart else "")
         + (", temporal coherence" if options.coherence else "")
         + (f", backward TD(λ = {options.lam:g})" if options.lam is not None else "")
+        + (f", alpha {options.late_alpha:g} a weight in the last stage" if options.late_alpha is not None else "")
+        + (f", {100 * options.late:g} % of games from late boards" if options.late else "")
     )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:

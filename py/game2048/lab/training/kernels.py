@@ -37,8 +37,8 @@ MOVE_TABLES = (
 )
 """``move_tables``' row results and points, left and right, as arrays the kernels index."""
 
-GAME_STATS = 3
-"""Per game the kernel reports: score, largest rank, moves."""
+GAME_STATS = 4
+"""Per game the kernel reports: score, largest rank, moves, and 1 if it started from a late board (``play_game``)."""
 
 PATH_LENGTH = 1 << 17
 """Afterstates an episode keeps for the restart strategy (``play_game``): more moves than any greedy game has played
@@ -46,6 +46,22 @@ here; an episode longer than this restarts from the middle of the part it kept."
 
 RESTART_MIN_MOVES = 10
 """An episode of more moves than this is played again from its middle (ziap/2048-tdl's threshold)."""
+
+LATE_RANK = 14
+"""A game's board is kept for late starts (``play_game``) when its largest tile first reaches this rank (16384)."""
+POOL_HEAD = 3
+"""A late pool's head: the rank its boards are kept at, how many it holds, where the next goes."""
+
+
+def late_pool(boards: int, rank: int = LATE_RANK) -> np.ndarray:
+    """An empty pool of late boards for ``play_game``: ``[rank, kept, next, board, board, ...]`` with room for
+    ``boards`` (0: a run without late starts), kept where a game's largest tile first reaches ``rank``."""
+    pool = np.zeros(POOL_HEAD + boards, dtype=np.int64)
+    pool[0] = rank
+    return pool
+
+
+NO_POOL = late_pool(0)
 
 
 class Features(NamedTuple):
@@ -324,11 +340,16 @@ def tc_step(weights, tc, idx, target, alpha):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, inline="always")
-def _learn(weights, tc, idx, target, alpha):  # type: ignore[no-untyped-def]
-    """``tc_step`` when the run keeps coherence accumulators, else ``td_step``."""
+def _learn(weights, tc, idx, target, alphas, offsets):  # type: ignore[no-untyped-def]
+    """``tc_step`` when the run keeps coherence accumulators, else ``td_step``, at the rate ``alphas`` gives the
+    afterstate's stage: the last stage whose first table (``offsets``, ``Features``) its first feature is in."""
+    stage = 0
+    for s in range(1, alphas.shape[0]):
+        if idx[0] >= offsets[s, 0]:
+            stage = s
     if tc.shape[1] > 0:
-        return tc_step(weights, tc, idx, target, alpha)
-    return td_step(weights, idx, target, alpha)
+        return tc_step(weights, tc, idx, target, alphas[stage])
+    return td_step(weights, idx, target, alphas[stage])
 
 
 class Scratch(NamedTuple):
@@ -398,7 +419,7 @@ ONLINE = -1.0
 
 
 @njit(cache=True)
-def learn_back(weights, tc, path, rewards, kept, exact, lam, alpha, feats, keys, idx):  # type: ignore[no-untyped-def]
+def learn_back(weights, tc, path, rewards, kept, exact, lam, alphas, feats, keys, idx):  # type: ignore[no-untyped-def]
     """TD(λ) over afterstates ``path[:kept]``, the last first, as ziap/2048-tdl learns at the end of an episode.
 
     ``exact`` is the return after ``path[kept - 1]`` (0 at a game's end).  Each afterstate learns toward it
@@ -408,14 +429,24 @@ def learn_back(weights, tc, path, rewards, kept, exact, lam, alpha, feats, keys,
     """
     for k in range(kept - 1, -1, -1):
         indices(path[k], feats, keys, idx)
-        _learn(weights, tc, idx, exact, alpha)
+        _learn(weights, tc, idx, exact, alphas, feats.offsets)
         exact = rewards[k] + lam * exact + (1.0 - lam) * _sum(weights, idx)
     return exact
 
 
+@njit(cache=True, inline="always")
+def _keep_late(pool, b):  # type: ignore[no-untyped-def]
+    """Put ``b`` in ``pool`` (``late_pool``), over its oldest board once it is full."""
+    room = pool.shape[0] - POOL_HEAD
+    pool[POOL_HEAD + pool[2]] = b
+    pool[2] = (pool[2] + 1) % room
+    if pool[1] < room:
+        pool[1] += 1
+
+
 @njit(cache=True)
-def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # type: ignore[no-untyped-def]
-    """One game played greedily on the network, learning as it goes when ``alpha`` > 0.
+def play_game(weights, alphas, state, feats, tables, work, restart, tc, lam, late, pool):  # type: ignore[no-untyped-def]
+    """One game played greedily on the network, learning as it goes when ``alphas`` (a rate per stage) are > 0.
 
     Online afterstate TD(0): once the next move is chosen, the previous
     afterstate's value moves toward that move's points plus its afterstate's
@@ -429,15 +460,25 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # 
     (not ``ONLINE``), nothing is learned during an episode: at its end its
     afterstates learn backwards (``learn_back``); an episode longer than the
     path learns all but its last kept afterstate, bootstrapped from that one's
-    value, and keeps going.  Returns the first episode's (score, largest
-    rank, moves) and the moves of all episodes.
+    value, and keeps going.  With ``late`` > 0 and boards in ``pool``, a
+    share ``late`` of games start from one of them instead of a new board
+    (carousel shaping, Jaśkowski 2018): the board where an earlier game's
+    largest tile first reached the pool's rank, which the other games keep in
+    ``pool``; their score and moves count from there.  Returns the first
+    episode's (score, largest rank, moves), the moves of all episodes, and
+    whether the game started late.
     """
-    learn = alpha > 0.0
+    learn = alphas[0] > 0.0
     backward = learn and lam >= 0.0
     path = work.path
     rewards = work.rewards
     capacity = path.shape[0]
-    b = new_board(state)
+    started_late = late > 0.0 and pool[1] > 0 and _next_random(state) % 1_000_000 < late * 1_000_000
+    if started_late:
+        b = pool[POOL_HEAD + _next_random(state) % pool[1]]
+    else:
+        b = new_board(state)
+    keeping = late > 0.0 and not started_late and pool.shape[0] > POOL_HEAD
     score = 0
     moves = 0
     first_rank = -1
@@ -448,9 +489,9 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # 
         d, target = greedy_move(weights, b, feats, tables, work)
         if d < 0:
             if backward and kept:
-                learn_back(weights, tc, path, rewards, kept, 0.0, lam, alpha, feats, work.keys, work.before)
+                learn_back(weights, tc, path, rewards, kept, 0.0, lam, alphas, feats, work.keys, work.before)
             elif learn and episode:
-                _learn(weights, tc, work.before, 0.0, alpha)
+                _learn(weights, tc, work.before, 0.0, alphas, feats.offsets)
             if first_rank < 0:
                 first_rank = _max_rank(b)
                 first_moves = moves
@@ -464,13 +505,13 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # 
             if kept == capacity:  # the path is full: learn it up to its last afterstate, which stays
                 last = capacity - 1
                 exact = rewards[last] + value(weights, path[last], feats, work.keys, work.before)
-                learn_back(weights, tc, path, rewards, last, exact, lam, alpha, feats, work.keys, work.before)
+                learn_back(weights, tc, path, rewards, last, exact, lam, alphas, feats, work.keys, work.before)
                 path[0] = path[last]
                 rewards[0] = rewards[last]
                 kept = 1
         elif learn:
             if episode:
-                _learn(weights, tc, work.before, target, alpha)
+                _learn(weights, tc, work.before, target, alphas, feats.offsets)
             work.before[:] = work.idx[d]
         if kept < capacity:
             path[kept] = work.boards[d]
@@ -481,32 +522,63 @@ def play_game(weights, alpha, state, feats, tables, work, restart, tc, lam):  # 
         moves += 1
         episode += 1
         b = spawn(work.boards[d], state)
-    return score, first_rank, first_moves, moves
+        if keeping and first_rank < 0 and _max_rank(b) >= pool[0]:
+            _keep_late(pool, b)
+            keeping = False
+    return score, first_rank, first_moves, moves, started_late
 
 
 @njit(cache=True)
-def play_games(weights, games, alpha, state, feats, tables, work, stats, restart, tc, lam):  # type: ignore[no-untyped-def]
-    """``games`` games of ``play_game``, one after the other; ``stats[g]`` = score, largest rank, moves.
+def play_games(weights, games, alphas, state, feats, tables, work, stats, restart, tc, lam, late, pool):  # type: ignore[no-untyped-def]
+    """``games`` games of ``play_game``, one after the other; ``stats[g]`` = score, largest rank, moves, started late.
 
     Returns the moves played (restarts included).  The games are a pure function of the weights and ``state``.
     """
     total_moves = 0
     for g in range(games):
-        score, rank, moves, played = play_game(weights, alpha, state, feats, tables, work, restart, tc, lam)
+        score, rank, moves, played, started_late = play_game(
+            weights, alphas, state, feats, tables, work, restart, tc, lam, late, pool
+        )
         stats[g, 0] = score
         stats[g, 1] = rank
         stats[g, 2] = moves
+        stats[g, 3] = started_late
         total_moves += played
     return total_moves
 
 
+@njit(cache=True)
+def play_on(weights, starts, repeats, state, feats, tables, work, stats):  # type: ignore[no-untyped-def]
+    """Each board of ``starts`` played on greedily ``repeats`` times, without learning (a suite's positions).
+
+    ``stats[k * repeats + r]`` = points scored after the board, largest rank, moves after the board; the
+    spawns come from ``state``, so the trials are a pure function of the weights and ``state``.
+    """
+    for k in range(starts.shape[0]):
+        for r in range(repeats):
+            b = starts[k]
+            points = 0
+            moves = 0
+            while True:
+                d, _ = greedy_move(weights, b, feats, tables, work)
+                if d < 0:
+                    break
+                points += work.points[d]
+                moves += 1
+                b = spawn(work.boards[d], state)
+            stats[k * repeats + r, 0] = points
+            stats[k * repeats + r, 1] = _max_rank(b)
+            stats[k * repeats + r, 2] = moves
+
+
 @njit(cache=True, parallel=True)
-def play_games_threads(weights, games, alpha, states, feats, tables, stats, restart, tc, lam):  # type: ignore[no-untyped-def]
+def play_games_threads(weights, games, alphas, states, feats, tables, stats, restart, tc, lam, late, pool):  # type: ignore[no-untyped-def]
     """``play_games`` on ``len(states)`` threads sharing the weights, each with its own generator and work arrays.
 
     Lock-free, as Jaśkowski (2018) trains: two threads may update one weight at
     once and one update can be lost, which learning shrugs off; the games are
-    then not reproducible bit for bit.  Thread ``t`` plays games t, t + T, ...
+    then not reproducible bit for bit.  Thread ``t`` plays games t, t + T, ...  The late boards' ``pool`` is
+    shared the same way.
     """
     threads = states.shape[0]
     n = feats.runs.shape[0]
@@ -523,9 +595,12 @@ def play_games_threads(weights, games, alpha, states, feats, tables, stats, rest
         )
         state = states[t : t + 1]
         for g in range(t, games, threads):
-            score, rank, first, played = play_game(weights, alpha, state, feats, tables, work, restart, tc, lam)
+            score, rank, first, played, started_late = play_game(
+                weights, alphas, state, feats, tables, work, restart, tc, lam, late, pool
+            )
             stats[g, 0] = score
             stats[g, 1] = rank
             stats[g, 2] = first
+            stats[g, 3] = started_late
             moves[t] += played
     return moves.sum()

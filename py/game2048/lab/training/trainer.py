@@ -70,6 +70,13 @@ class TrainOptions:
     lam: float | None = None
     """None: online TD(0), each afterstate learned once the next move is chosen.  0 to 1: each episode learned
     at its end, backwards, by TD(λ) (``kernels.learn_back``, as ziap/2048-tdl trains)."""
+    late_alpha: float | None = None
+    """Each weight's rate in the shape's last stage (from 8192 in ``4x6-late``), where the late game is learned;
+    None: ``alpha`` there too.  A trained network's early stage can go on slowly while its late one, whose
+    weights only rare boards reach, learns at the literature's rate."""
+    late: float = 0.0
+    """The share of games started from a board where an earlier game's 16384 first formed (``kernels.play_game``;
+    carousel shaping): the late game, which few games reach, learned from where it begins.  0: none."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -83,6 +90,13 @@ class TrainOptions:
             raise ValueError(f"threads is 1 to 64, got {self.threads}")
         if self.lam is not None and not 0.0 <= self.lam <= 1.0:
             raise ValueError(f"lambda is 0 to 1, got {self.lam}")
+        if self.late_alpha is not None:
+            if not 0 < self.late_alpha <= 1:
+                raise ValueError(f"the late stage's alpha is a learning rate in (0, 1], got {self.late_alpha}")
+            if len(parse_shape(self.shape).stage_values) < 2:
+                raise ValueError(f"shape {self.shape} has one stage: a late stage's alpha needs a shape with stages")
+        if not 0.0 <= self.late < 1.0:
+            raise ValueError(f"the share of late starts is at least 0 and below 1, got {self.late}")
 
     def same_run(self) -> dict[str, object]:
         """The options a resumed run must share with the checkpoint (the total games may grow)."""
@@ -96,7 +110,16 @@ class TrainOptions:
             "restart": self.restart,
             "coherence": self.coherence,
             "lam": self.lam,
+            "late_alpha": self.late_alpha,
+            "late": self.late,
         }
+
+    def alphas(self) -> np.ndarray:
+        """Each stage's rate a weight learns at, for the kernels: ``alpha``, and ``late_alpha`` in the last."""
+        rates = np.full(len(parse_shape(self.shape).stage_values), self.alpha, dtype=np.float64)
+        if self.late_alpha is not None:
+            rates[-1] = self.late_alpha
+        return rates
 
 
 @dataclass
@@ -110,6 +133,8 @@ class TrainState:
     curve: list[dict[str, float]] = field(default_factory=list)
     init_sha256: str = ""
     """The SHA-256 of the network file the run started from (``TrainOptions.init``), if any."""
+    pool: list[int] = field(default_factory=list)
+    """The late boards games start from (``kernels.late_pool``: kept, next, boards), with ``TrainOptions.late``."""
 
 
 def first_rng_state(seed: int) -> int:
@@ -120,16 +145,26 @@ def first_rng_state(seed: int) -> int:
     return (z ^ (z >> 31)) or 1
 
 
+LATE_POOL = 1024
+"""Late boards a run with late starts keeps to start from, the newest over the oldest."""
+
+
 def curve_point(games: int, stats: np.ndarray, moves_per_s: float) -> dict[str, float]:
-    """One point of the learning curve: a block's mean score, mean moves and tile rates, after ``games`` games."""
+    """One point of the learning curve: a block's mean score, mean moves and tile rates over its games from a new
+    board, after ``games`` games; with late starts, how many there were and the share of them reaching 32768."""
+    late = stats[:, 3] == 1
+    new = stats[~late] if (~late).any() else stats
     point: dict[str, float] = {
         "games": games,
-        "mean_score": float(stats[:, 0].mean()),
-        "mean_moves": float(stats[:, 2].mean()),
+        "mean_score": float(new[:, 0].mean()),
+        "mean_moves": float(new[:, 2].mean()),
         "moves_per_s": moves_per_s,
     }
     for tile in TILES:
-        point[f"rate_{tile}"] = float((stats[:, 1] >= int(math.log2(tile))).mean())
+        point[f"rate_{tile}"] = float((new[:, 1] >= int(math.log2(tile))).mean())
+    if late.any():
+        point["late_games"] = int(late.sum())
+        point["late_rate_32768"] = float((stats[late, 1] >= 15).mean())
     return point
 
 
@@ -173,7 +208,15 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
         state = TrainState(**meta["state"])
         if isinstance(state.rng, int):  # a checkpoint from before threads: one generator
             state.rng = [state.rng]
-        defaults = {"threads": 1, "init": "", "restart": False, "coherence": False, "lam": None}
+        defaults = {
+            "threads": 1,
+            "init": "",
+            "restart": False,
+            "coherence": False,
+            "lam": None,
+            "late": 0.0,
+            "late_alpha": None,
+        }
         return {**defaults, **meta["options"]}, state, weights
     except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
@@ -212,6 +255,10 @@ def train(
     feats = K.features(shape)
     work = K.scratch(feats)
     rng = np.array(state.rng, dtype=np.uint64)
+    pool = K.late_pool(LATE_POOL if options.late > 0 else 0, K.LATE_RANK)
+    alphas = options.alphas()
+    if state.pool:
+        pool[:] = state.pool
     stats = np.zeros((options.block, K.GAME_STATS), dtype=np.int64)
     lam = K.ONLINE if options.lam is None else options.lam
     last_saved = time.perf_counter()
@@ -220,17 +267,41 @@ def train(
         started = time.perf_counter()
         if options.threads == 1:
             moves = K.play_games(
-                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, work, stats, options.restart, tc, lam
+                weights,
+                count,
+                alphas,
+                rng,
+                feats,
+                K.MOVE_TABLES,
+                work,
+                stats,
+                options.restart,
+                tc,
+                lam,
+                options.late,
+                pool,
             )
         else:
             moves = K.play_games_threads(
-                weights, count, options.alpha, rng, feats, K.MOVE_TABLES, stats, options.restart, tc, lam
+                weights,
+                count,
+                alphas,
+                rng,
+                feats,
+                K.MOVE_TABLES,
+                stats,
+                options.restart,
+                tc,
+                lam,
+                options.late,
+                pool,
             )
         seconds = time.perf_counter() - started
         state.games += count
         state.moves += int(moves)
         state.seconds += seconds
         state.rng = [int(r) for r in rng]
+        state.pool = [int(x) for x in pool] if options.late > 0 else []
         point = curve_point(state.games, stats[:count], moves / seconds if seconds > 0 else 0.0)
         state.curve.append(point)
         if report is not None:
@@ -280,7 +351,21 @@ def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np
     rng = np.array([first_rng_state(seed)], dtype=np.uint64)
     work = K.scratch(feats)
     nibbles = K.to_nibbles(shape, weights)
-    K.play_games(nibbles, games, 0.0, rng, feats, K.MOVE_TABLES, work, stats, False, K.NO_COHERENCE, K.ONLINE)
+    K.play_games(
+        nibbles,
+        games,
+        np.zeros(len(shape.stage_values)),
+        rng,
+        feats,
+        K.MOVE_TABLES,
+        work,
+        stats,
+        False,
+        K.NO_COHERENCE,
+        K.ONLINE,
+        0.0,
+        K.NO_POOL,
+    )
     return stats
 
 
@@ -295,3 +380,17 @@ def greedy_results(shape: Shape, weights: np.ndarray, games: int, seed: int) -> 
         "mean_score": round(float(stats[:, 0].mean())),
         **{f"rate_{tile}": float((stats[:, 1] >= tile.bit_length() - 1).mean()) for tile in TILES},
     }
+
+
+def greedy_on(shape: Shape, weights: np.ndarray, starts: list[int], repeats: int, seed: int) -> np.ndarray:
+    """Each board of ``starts`` played on greedily ``repeats`` times by the network (``weights`` in the shape's
+    layout), without learning (compiled): per trial the points scored after the board, the largest rank, the
+    moves; trial ``k × repeats + r`` is board ``k``'s ``r``-th."""
+    if repeats < 1 or not starts:
+        raise ValueError(f"at least one board and one repeat, got {len(starts)} and {repeats}")
+    feats = K.features(shape)
+    stats = np.zeros((len(starts) * repeats, K.GAME_STATS), dtype=np.int64)
+    rng = np.array([first_rng_state(seed)], dtype=np.uint64)
+    boards = np.array([b - (1 << 64) if b >> 63 else b for b in starts], dtype=np.int64)
+    K.play_on(K.to_nibbles(shape, weights), boards, repeats, rng, feats, K.MOVE_TABLES, K.scratch(feats), stats)
+    return stats
