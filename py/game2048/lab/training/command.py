@@ -28,10 +28,21 @@ from ..config import parse_seeds
 from ..intervals import wilson
 from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 from ..suite import SUITE_FILE, Suite, read_suite
+from . import coherence_file
 from .compare_runs import GREEDY_GAMES
 from .export import dequantized, quantize, write
 from .sweep import run_sweep, sweep_runs
-from .trainer import TILES, TrainOptions, TrainState, greedy_on, greedy_results, load_checkpoint, train
+from .trainer import (
+    TILES,
+    TrainError,
+    TrainOptions,
+    TrainState,
+    greedy_on,
+    greedy_results,
+    load_checkpoint,
+    load_coherence,
+    train,
+)
 
 DEFAULTS = TrainOptions()
 
@@ -136,6 +147,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--games", type=int, default=1000, help="greedy games of the exported file, for its manifest (default 1000)"
     )
     export.add_argument("--seed", type=int, default=1, help="the greedy games' seed (default 1)")
+    export.add_argument(
+        "--coherence",
+        action="store_true",
+        help="also write the run's coherence accumulators beside the file (FILE.coherence.npz, two bytes a weight), "
+        "so train --init FILE --coherence goes on at the rates they reached",
+    )
     greedy = sub.add_parser("greedy", help="a trained run's float weights played greedily (1-ply), nothing written")
     greedy.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
     greedy.add_argument("--games", type=int, default=1000, help="greedy games (default 1000)")
@@ -219,11 +236,19 @@ def export(args: argparse.Namespace) -> None:
         "greedy": greedy,
         "exported": date.today().isoformat(),
     }
+    if args.coherence and not saved.get("coherence"):
+        raise TrainError(f"{args.run} was trained without --coherence: it has no accumulators to export")
+    tc = load_coherence(args.run, shape.weights) if args.coherence else None  # refused before anything is written
+    if tc is not None:
+        made["coherence"] = coherence_file.path_for(args.out).name
     manifest = write(network, args.out, made)
     print(
         f"{args.out}: {manifest['bytes'] / 1e6:.1f} MB, {manifest['memory_bytes'] / 1e6:.0f} MB of tables, "
         f"sha256 {manifest['sha256'][:16]}…; {greedy_line(greedy)}"
     )
+    if tc is not None:
+        kept = coherence_file.write(args.out, tc, manifest["sha256"])
+        print(f"{kept}: its coherence accumulators, {kept.stat().st_size / 1e6:.1f} MB")
 
 
 class TrainProgress:
@@ -350,6 +375,8 @@ def run(args: argparse.Namespace) -> None:
     finally:
         progress.close()
     print(summary_line(state))
+    if state.init_coherence:
+        print(f"the coherence accumulators started from {coherence_file.path_for(Path(options.init))}")
     from ..charts import learning_curve_chart
 
     chart = learning_curve_chart(state.curve, args.out / "curve.png", shape.describe())

@@ -133,6 +133,9 @@ class TrainState:
     curve: list[dict[str, float]] = field(default_factory=list)
     init_sha256: str = ""
     """The SHA-256 of the network file the run started from (``TrainOptions.init``), if any."""
+    init_coherence: bool = False
+    """Whether the run's accumulators started from those exported beside ``TrainOptions.init``
+    (``coherence_file``) rather than empty."""
     pool: list[int] = field(default_factory=list)
     """The late boards games start from (``kernels.late_pool``: kept, next, boards), with ``TrainOptions.late``."""
 
@@ -247,11 +250,15 @@ def train(
             tc = np.stack([K.to_nibbles(shape, row) for row in tc])
     else:
         state = TrainState(rng=[first_rng_state(options.seed + t * 1_000_003) for t in range(options.threads)])
+        kept = None
         if options.init:
-            weights, state.init_sha256 = initial_weights(Path(options.init), shape)
+            weights, state.init_sha256, kept = initial_weights(Path(options.init), shape, options.coherence)
         else:
             weights = np.zeros(sum(K.nibble_sizes(shape)), dtype=np.float32)
         tc = K.coherence_arrays(weights.shape[0]) if options.coherence else K.NO_COHERENCE
+        if kept is not None:
+            tc = kept
+            state.init_coherence = True
     feats = K.features(shape)
     work = K.scratch(feats)
     rng = np.array(state.rng, dtype=np.uint64)
@@ -319,15 +326,18 @@ def in_shape_layout(shape: Shape, weights: np.ndarray, tc: np.ndarray) -> tuple[
     return K.from_nibbles(shape, weights), tc
 
 
-def initial_weights(path: Path, shape: Shape) -> tuple[np.ndarray, str]:
+def initial_weights(path: Path, shape: Shape, coherence: bool = False) -> tuple[np.ndarray, str, np.ndarray | None]:
     """The weights of the network file at ``path`` (checked against the manifest beside it), in the kernels'
-    nibble layout for ``shape``, and the file's SHA-256.
+    nibble layout for ``shape``, the file's SHA-256, and with ``coherence`` the accumulators exported beside it
+    (``coherence_file``; nibble layout too), or None.
 
     A file of the same tuples but other values or stages starts each of the run's stages from the file's
-    stage that valued its first boards (``kernels.promoted``).  ``TrainError`` when the file is
-    missing, damaged or of other tuples than the run's.
+    stage that valued its first boards (``kernels.promoted``), with fresh accumulators.  ``TrainError`` when
+    the file is missing, damaged or of other tuples than the run's, or its accumulators are damaged.
     """
     from ...evaluation.ntuple_file import NetworkError, read
+    from ...evaluation.ntuple_shapes import same_weights
+    from . import coherence_file
     from .export import dequantized
 
     try:
@@ -340,7 +350,16 @@ def initial_weights(path: Path, shape: Shape) -> tuple[np.ndarray, str]:
         raise TrainError(
             f"cannot start from {path}: it holds shape {network.shape.name}, of other tuples than {shape.name}"
         )
-    return K.promoted(network.shape, dequantized(network), shape), str(manifest["sha256"])
+    sha256 = str(manifest["sha256"])
+    tc = None
+    if coherence and same_weights(network.shape, shape):
+        try:
+            kept = coherence_file.read(path, shape.weights, sha256)
+        except coherence_file.CoherenceError as exc:
+            raise TrainError(f"cannot start from {path}: {exc}") from None
+        if kept is not None:
+            tc = np.stack([K.to_nibbles(shape, row) for row in kept])
+    return K.promoted(network.shape, dequantized(network), shape), sha256, tc
 
 
 def greedy_games(shape: Shape, weights: np.ndarray, games: int, seed: int) -> np.ndarray:
