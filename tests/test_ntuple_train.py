@@ -546,7 +546,7 @@ def test_the_train_command_shows_progress_and_writes_curve_and_chart(tmp_path: P
         (["--coherence"], 1.0 / 16),  # TC: the literature's 1.0 a board, over 2x4's 16 features
         (["--coherence", "--board-alpha", "0.25"], 0.25 / 16),
         (["--alpha", "0.01"], 0.01),
-        (["--coherence", "--init", "INIT"], 0.0025),  # a trained network goes on at the rate it learned at
+        (["--coherence", "--init", "INIT"], 0.004),  # a trained network goes on at the rate it learned at
     ],
 )
 def test_the_rate_a_weight_learns_at_comes_from_alpha_or_the_boards_rate_spread_over_its_features(
@@ -555,7 +555,7 @@ def test_the_rate_a_weight_learns_at_comes_from_alpha_or_the_boards_rate_spread_
     out = tmp_path / "run"
     if "INIT" in flags:
         network = tmp_path / "init.ntn"
-        write(_network(TINY), network, {"games": 0})
+        write(_network(TINY), network, {"games": 0, "alpha": 0.004})
         flags = [str(network) if flag == "INIT" else flag for flag in flags]
     assert cli.main(["train", "--shape", "2x4", "--games", "20", "--block", "20", "--out", str(out), *flags]) == 0
     saved, _, _ = load_checkpoint(out)

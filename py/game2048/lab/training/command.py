@@ -11,6 +11,7 @@ checkpoint, in the run's folder.
 from __future__ import annotations
 
 import argparse
+import json
 import time
 from dataclasses import replace
 from datetime import date
@@ -59,8 +60,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     rates = parser.add_mutually_exclusive_group()
     rates.add_argument(
         "--alpha",
-        help=f"each weight's learning rate (default {DEFAULTS.alpha:g}; with --coherence and no --init, --board-alpha "
-        f"{COHERENCE_BOARD_ALPHA:g}); several, 0.0025,0.001, make a sweep: a run of each",
+        help=f"each weight's learning rate (default: an --init file's own; from zeros {DEFAULTS.alpha:g}, with "
+        f"--coherence --board-alpha {COHERENCE_BOARD_ALPHA:g}); several, 0.0025,0.001, make a sweep: a run of each",
     )
     rates.add_argument(
         "--board-alpha",
@@ -311,20 +312,30 @@ itself once its errors cancel."""
 
 def weight_alphas(args: argparse.Namespace) -> list[float]:
     """Each weight's rate(s) the command asks for: ``--alpha`` as given, ``--board-alpha`` over the shape's
-    features, or the default: the board's ``COHERENCE_BOARD_ALPHA`` for a run with ``--coherence`` from zeros,
-    else ``DEFAULTS.alpha`` (Szubert & Jaśkowski's 0.0025 a weight).  A trained network (``--init``) starts
-    with fresh accumulators, so at the literature's rate every weight first moves at full speed and the
-    network forgets what it knew (docs/results.md, issue 52): it goes on at 0.0025 unless told."""
+    features, or the default: from a file (``--init``), the rate its manifest says it was trained at; from
+    zeros, the board's ``COHERENCE_BOARD_ALPHA`` with ``--coherence``, else ``DEFAULTS.alpha`` (Szubert &
+    Jaśkowski's 0.0025 a weight).  A faster rate than a file's own makes every weight with fresh accumulators
+    move at full speed first, and the network forgets what it knew (docs/results.md, issue 52)."""
     if args.alpha is not None:
         return parse_values(args.alpha, "--alpha")
     features = parse_shape(args.shape).features
     if args.board_alpha is not None:
-        boards = parse_values(args.board_alpha, "--board-alpha")
-    elif args.coherence and not args.init:
-        boards = [COHERENCE_BOARD_ALPHA]
-    else:
-        return [DEFAULTS.alpha]
-    return [board / features for board in boards]
+        return [board / features for board in parse_values(args.board_alpha, "--board-alpha")]
+    if args.init:
+        return [trained_alpha(Path(args.init))]
+    if args.coherence:
+        return [COHERENCE_BOARD_ALPHA / features]
+    return [DEFAULTS.alpha]
+
+
+def trained_alpha(network: Path) -> float:
+    """The rate a weight of ``network`` was trained at, as its manifest says (``DEFAULTS.alpha`` when it does not:
+    the trainer then says what is wrong with the file)."""
+    try:
+        alpha = json.loads(network.with_suffix(".json").read_text())["alpha"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return DEFAULTS.alpha
+    return float(alpha) if isinstance(alpha, (int, float)) and 0 < alpha <= 1 else DEFAULTS.alpha
 
 
 def run(args: argparse.Namespace) -> None:
