@@ -109,6 +109,7 @@ def test_json_line_fields(tiny_records):
         "stop_tile",
         "reductions",
         "rescue",
+        "network",
         "record",
         "move_think_ms",
         "move_depths",
@@ -441,3 +442,36 @@ def test_explain_refuses_a_bad_position_with_the_reason(capsys):
         cli.main(["explain", "--rows", "0 2 4 6 / 0 0 0 0 / 0 0 0 0 / 0 0 0 0"])
     assert exit_info.value.code == 2
     assert "6 is not a power of two" in capsys.readouterr().err
+
+
+def test_run_plays_the_learned_preset_with_the_network_file_it_is_given(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import numpy as np
+
+    from game2048.evaluation import learned
+    from game2048.evaluation.ntuple_shapes import get_shape
+    from game2048.lab.records import read
+    from game2048.lab.training.export import quantize, write
+
+    shape = get_shape("2x4")
+    network = tmp_path / "mine.ntn"
+    manifest = write(quantize(shape, np.random.default_rng(3).normal(0, 50, shape.weights)), network, {"games": 0})
+    out = tmp_path / "games.jsonl"
+    base = ["run", "--algorithm", "expectimax", "--preset", "learned", "--depth", "1", "--stop-tile", "64"]
+    base += ["--seeds", "1-2", "--jobs", "1", "--no-progress"]
+    assert cli.main([*base, "--network", str(network), "--out", str(out)]) == 0
+    assert "expectimax:learned (mine.ntn) depth 1" in capsys.readouterr().out
+    records = read(out)
+    assert {(r["network"], r["network_sha256"]) for r in records} == {(str(network), manifest["sha256"])}
+    assert learned.installed() is not None and learned.installed().shape.name == "2x4"
+    # The same seeds with the shipped network are another configuration: not mixed into this file.
+    with pytest.raises(SystemExit):
+        cli.main([*base, "--out", str(out), "--resume"])
+    assert "another configuration" in capsys.readouterr().err
+    assert learned.installed() is None or learned.installed().shape.name != "2x4"  # the shipped one again
+    for argv, message in (
+        ([*base[:4], "rows", *base[5:], "--network", str(network)], "the learned preset's network"),
+        ([*base, "--network", str(tmp_path / "missing.ntn")], "cannot use the network"),
+    ):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        assert message in capsys.readouterr().err

@@ -104,6 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
     _common(run)
     run.add_argument("--out", type=Path, help="write one JSON line per game here, each as soon as it ends")
     run.add_argument(
+        "--network", help="the network file --preset learned reads (its manifest beside it; default: the shipped one)"
+    )
+    run.add_argument(
         "--resume", action="store_true", help="keep the games --out already holds and play only the others"
     )
     feat = sub.add_parser("features", help="each feature of a preset alone as the evaluation, then the full preset")
@@ -169,6 +172,7 @@ def _config(args: argparse.Namespace) -> PlayConfig:
         stop_tile=args.stop_tile,
         reductions=args.reductions,
         rescue=args.rescue,
+        network=getattr(args, "network", None),
     ).check()
 
 
@@ -454,4 +458,5 @@ def _played_with(record: dict[str, Any]) -> PlayConfig:
         stop_tile=record.get("stop_tile") or 0,
         reductions=played_option(record, "reductions"),
         rescue=played_option(record, "rescue"),
+        network=record.get("network"),
     )

@@ -6,12 +6,14 @@ fails in a second with the list of known names instead of after an hour.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
 from typing import Any
 
 from ..board import from_rows, rank_of
-from ..evaluation import classic, corner, rows, snake
+from ..evaluation import classic, corner, learned, ntuple_file, rows, snake
 from ..search import DEFAULT_PRESETS, SearchOptions, decide, rescues
 
 FEATURE_WEIGHTS: dict[str, tuple[str, ...]] = {
@@ -41,6 +43,9 @@ class PlayConfig:
     """Alpha-beta's late-move reductions (off: the exact search, the default)."""
     rescue: bool | None = None
     """Alpha-beta's rescue search of a proven loss; ``None``: the algorithm's default (alpha-beta's is on)."""
+    network: str | None = None
+    """The network file the ``learned`` preset reads (its manifest beside it), e.g. a run's export; ``None``: the
+    shipped ``networks/4x6.ntn``."""
 
     @property
     def rescues(self) -> bool:
@@ -60,6 +65,8 @@ class PlayConfig:
             text += " reductions"
         if self.algorithm == "alphabeta" and not self.rescues:
             text += " no-rescue"
+        if self.network:
+            text += f" ({Path(self.network).name})"
         return text + (f" depth {self.depth}" if self.depth is not None else f" {self.think_ms:g} ms")
 
     def to_dict(self) -> dict[str, Any]:
@@ -79,7 +86,11 @@ class PlayConfig:
         )
 
     def check(self) -> PlayConfig:
-        """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once."""
+        """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once
+        (and in this process, ``network`` for ``learned``: ``use_network``)."""
+        if self.network is not None and self.preset_name != "learned":
+            raise ConfigError(f"--network is the learned preset's network; the preset here is {self.preset_name}")
+        use_network(self.network)
         try:
             options = self.search_options()
             options.evaluator()
@@ -98,6 +109,34 @@ class PlayConfig:
         # counted in the first move's think time (the page's worker warms up the same way).
         decide(_WARM_UP_BOARD, replace(options, depth=1))
         return self
+
+
+_network_in_use: str | None = None
+
+
+def use_network(path: str | None) -> None:
+    """Make ``learned`` in this process read the network file ``path``, checked against its manifest beside it
+    (``None``: the shipped one); read once per process and path.  ``ConfigError`` says what is wrong with it."""
+    global _network_in_use
+    if path == _network_in_use:
+        return
+    if path is None:
+        learned.install(None)
+    else:
+        file = Path(path)
+        try:
+            manifest = json.loads(file.with_suffix(".json").read_text())
+            learned.install(ntuple_file.read(file, manifest))
+        except (OSError, ValueError) as exc:  # NetworkError is a ValueError
+            raise ConfigError(f"cannot use the network {path} (with its manifest beside it): {exc}") from None
+    _network_in_use = path
+
+
+def network_sha256(path: str | None) -> str:
+    """The SHA-256 of the network file ``path`` as its manifest names it (``None``: the shipped network's)."""
+    if path is None:
+        return str(learned.manifest()["sha256"])
+    return str(json.loads(Path(path).with_suffix(".json").read_text())["sha256"])
 
 
 _WARM_UP_BOARD = from_rows([[2, 0, 0, 0], [0, 0, 0, 0], [0, 0, 2, 0], [0, 0, 0, 0]])

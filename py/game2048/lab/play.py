@@ -32,7 +32,7 @@ from ..game import Game
 from ..game_record import GameRecord, decision
 from ..search import decide
 from .cluster import Cluster, ClusterOptions, open_cluster
-from .config import PlayConfig
+from .config import PlayConfig, network_sha256
 from .progress import Progress, progress_tiles
 from .suite import Position
 from .tasks import TaskBatch, reporter
@@ -99,6 +99,7 @@ def play_game(
         "nodes": nodes,
         "seconds": elapsed,
         **config.to_dict(),
+        **({"network_sha256": network_sha256(config.network)} if config.network else {}),
         **(
             {"record": GameRecord(seed, moves, decisions).to_dict()}
             if start is None

@@ -33,7 +33,7 @@ Record = dict[str, Any]
 PER_MOVE_FIELDS = {"_think_ms": "move_think_ms", "_depths": "move_depths"}
 """In-memory per-move lists → their names in a line (underscored names stay out of tables and reports)."""
 
-CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile", "reductions", "rescue")
+CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile", "reductions", "rescue", "network")
 """The fields of a line that say how its game was played; a resumed run must match them all."""
 
 

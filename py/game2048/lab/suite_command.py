@@ -15,10 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from ..board import MAX_RANK
-from ..evaluation import learned
 from ..search import ALGORITHMS
 from .cluster import add_cluster_arguments, cluster_for, cluster_options
-from .config import ConfigError, PlayConfig, parse_weights
+from .config import ConfigError, PlayConfig, network_sha256, parse_weights
 from .intervals import wilson
 from .play import play_games
 from .records import RecordFile, config_key, read
@@ -40,6 +39,9 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     play.add_argument("--algorithm", choices=ALGORITHMS, default="expectimax")
     play.add_argument("--preset", default="learned", help="evaluation preset (default learned)")
     play.add_argument("--weights", help="weights over the preset's defaults: name=value,name=value")
+    play.add_argument(
+        "--network", help="the network file the learned preset reads (its manifest beside it; default: the shipped one)"
+    )
     timing = play.add_mutually_exclusive_group()
     timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
     timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
@@ -60,7 +62,7 @@ def make(args: argparse.Namespace) -> None:
     keys = {config_key(record) for record in records}
     if len(keys) > 1:
         raise ConfigError("the games were played by more than one configuration: give one player's games")
-    network = learned.manifest()["sha256"] if records and records[0].get("preset") == "learned" else ""
+    network = network_sha256(records[0].get("network")) if records and records[0].get("preset") == "learned" else ""
     suite = build_suite(records, args.tile, source_command(records), network)
     write_suite(suite, args.out)
     print(f"{args.out}: {len(suite.positions)} positions at {suite.tile}, from {len(records)} games")
@@ -74,6 +76,7 @@ def source_command(records: Sequence[Record]) -> str:
     return (
         f"python -m game2048.lab run --algorithm {first['algorithm']} --preset {first['preset']} {timing} "
         f"--stop-tile {first['stop_tile']} --seeds {seeds[0]}-{seeds[-1]}"
+        + (f" --network {first['network']}" if first.get("network") else "")
     )
 
 
@@ -88,6 +91,7 @@ def run(args: argparse.Namespace) -> None:
         think_ms=args.think_ms,
         depth=args.depth,
         stop_tile=args.stop_tile,
+        network=args.network,
     ).check()
     if config.stop_tile and config.stop_tile <= suite.tile:
         raise ConfigError(f"--stop-tile {config.stop_tile} stops before the suite's {suite.tile} is played on")
