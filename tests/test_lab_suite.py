@@ -95,6 +95,8 @@ def test_the_suite_command_reports_each_tile_past_the_suites_with_its_interval_a
     reached = sum(r["max_tile"] >= 128 for r in records)
     assert f"{reached} of 2" in printed and "95 % interval (Wilson)" in printed
     assert "256" in printed and "512 " not in printed.split("score mean")[0]  # nothing past the stop tile
+    played = sum(r["moves"] - r["start_moves"] for r in records)
+    assert f"games: 2   moves: {played}   " in printed  # the moves played from the positions, not their games
     # The rest of the suite, the two games kept and not played again.
     assert cli.main([*args, "--resume"]) == 0
     assert f"2 read back from {out}" in capsys.readouterr().out

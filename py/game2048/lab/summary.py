@@ -25,12 +25,13 @@ Record = dict[str, Any]
 
 
 def summarize(records: Sequence[Record]) -> dict[str, Any]:
-    """Numbers over the batch; per-move lists (``_think_ms``, ``_depths``) are used when present."""
+    """Numbers over the batch; per-move lists (``_think_ms``, ``_depths``) are used when present.  The moves
+    are those played in the batch: a game from a suite's position (``start_moves``) counts from there."""
     if not records:
         raise ValueError("no games to summarise")
     max_tiles = np.array([r["max_tile"] for r in records], dtype=np.int64)
     scores = np.array([r["score"] for r in records], dtype=float)
-    moves = np.array([r["moves"] for r in records], dtype=np.int64)
+    moves = np.array([r["moves"] - r.get("start_moves", 0) for r in records], dtype=np.int64)  # played here
     seconds = float(sum(r["seconds"] for r in records))
     think = np.concatenate([np.asarray(r.get("_think_ms") or [r["think_ms_p50"]], dtype=float) for r in records])
     depths = np.concatenate([np.asarray(r.get("_depths") or [r["depth_median"]], dtype=float) for r in records])
