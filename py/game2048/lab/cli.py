@@ -34,7 +34,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +44,7 @@ from . import suite_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .cluster import Cluster, ClusterOptions, add_cluster_arguments, cluster_for, cluster_options, default_jobs
-from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
+from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights, play_config
 from .experiments import run_compare, run_features
 from .play import play_games
 from .records import RecordFile, config_key, game_record, played_option, read, resumable
@@ -162,20 +162,6 @@ PAGE_URL = "http://127.0.0.1:8000/"
 """Where ``make run`` serves the page."""
 
 
-def _config(args: argparse.Namespace) -> PlayConfig:
-    return PlayConfig(
-        algorithm=args.algorithm,
-        preset=args.preset,
-        weights=parse_weights(args.weights),
-        think_ms=args.think_ms,
-        depth=args.depth,
-        stop_tile=args.stop_tile,
-        reductions=args.reductions,
-        rescue=args.rescue,
-        network=getattr(args, "network", None),
-    ).check()
-
-
 def _explain(args: argparse.Namespace) -> None:
     """Print one position's explanation, as text or as the JSON the page's worker sends."""
     import json
@@ -214,6 +200,18 @@ def _games(count: int) -> str:
     return f"{count} game" if count == 1 else f"{count} games"
 
 
+COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
+    "explain": _explain,
+    "train": command.run,
+    "export": command.export,
+    "greedy": command.greedy,
+    "compare-runs": compare_runs.run,
+    "suite": suite_command.run,
+    "make-suite": suite_command.make,
+}
+"""The commands that need nothing but their arguments, each run by one function."""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -224,26 +222,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "link":
             _link(args.file, args.seed, args.base)
             return 0
-        if args.command == "explain":
-            _explain(args)
-            return 0
-        if args.command == "train":
-            command.run(args)
-            return 0
-        if args.command == "export":
-            command.export(args)
-            return 0
-        if args.command == "greedy":
-            command.greedy(args)
-            return 0
-        if args.command == "compare-runs":
-            compare_runs.run(args)
-            return 0
-        if args.command == "suite":
-            suite_command.run(args)
-            return 0
-        if args.command == "make-suite":
-            suite_command.make(args)
+        handler = COMMANDS.get(args.command)
+        if handler is not None:
+            handler(args)
             return 0
         seeds = parse_seeds(args.seeds, args.games, args.seed_start)
         where = cluster_options(args)
@@ -252,7 +233,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0
         progress = not args.no_progress
         if args.command == "run":
-            config = _config(args)
+            config = play_config(args)
             print(f"{_heading(config)}; {_describe(seeds, where, len(seeds))}", flush=True)
             records, pace = _run(config, seeds, where, progress, args.out, args.resume)
             print(_report(records, config))
@@ -261,7 +242,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             if args.out:
                 print(f"games written to {args.out}")
         elif args.command == "features":
-            config = _config(args)
+            config = play_config(args)
             print(
                 f"single features of {config.preset_name} with {config.algorithm}; "
                 f"{_describe(seeds, where, len(seeds))} per evaluation",

@@ -6,6 +6,7 @@ fails in a second with the list of known names instead of after an hour.
 
 from __future__ import annotations
 
+import argparse
 import json
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field, replace
@@ -109,6 +110,22 @@ class PlayConfig:
         # counted in the first move's think time (the page's worker warms up the same way).
         decide(_WARM_UP_BOARD, replace(options, depth=1))
         return self
+
+
+def play_config(args: argparse.Namespace) -> PlayConfig:
+    """The checked ``PlayConfig`` a command's arguments describe (``run``, ``features``, ``suite``); options a
+    command does not offer keep their defaults."""
+    return PlayConfig(
+        algorithm=args.algorithm,
+        preset=args.preset,
+        weights=parse_weights(args.weights),
+        think_ms=args.think_ms,
+        depth=args.depth,
+        stop_tile=args.stop_tile,
+        reductions=getattr(args, "reductions", False),
+        rescue=getattr(args, "rescue", None),
+        network=getattr(args, "network", None),
+    ).check()
 
 
 _network_in_use: str | None = None

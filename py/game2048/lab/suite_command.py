@@ -17,7 +17,7 @@ from typing import Any
 from ..board import MAX_RANK
 from ..search import ALGORITHMS
 from .cluster import add_cluster_arguments, cluster_for, cluster_options
-from .config import ConfigError, PlayConfig, network_sha256, parse_weights
+from .config import ConfigError, PlayConfig, network_sha256, play_config
 from .intervals import wilson
 from .play import play_games
 from .records import RecordFile, config_key, read
@@ -84,15 +84,7 @@ def run(args: argparse.Namespace) -> None:
     """Play the suite's positions as ``args`` say (resuming from ``--out``), then print the conversion table."""
     suite = read_suite(args.suite)
     positions = suite.sample(args.sample, args.sample_seed)
-    config = PlayConfig(
-        algorithm=args.algorithm,
-        preset=args.preset,
-        weights=parse_weights(args.weights),
-        think_ms=args.think_ms,
-        depth=args.depth,
-        stop_tile=args.stop_tile,
-        network=args.network,
-    ).check()
+    config = play_config(args)
     if config.stop_tile and config.stop_tile <= suite.tile:
         raise ConfigError(f"--stop-tile {config.stop_tile} stops before the suite's {suite.tile} is played on")
     seeds = [p.seed for p in positions]
