@@ -110,6 +110,7 @@ def test_json_line_fields(tiny_records):
         "reductions",
         "rescue",
         "network",
+        "think_policy",
         "record",
         "move_think_ms",
         "move_depths",

@@ -44,7 +44,15 @@ from . import suite_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .cluster import Cluster, ClusterOptions, add_cluster_arguments, cluster_for, cluster_options, default_jobs
-from .config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights, play_config
+from .config import (
+    ConfigError,
+    PlayConfig,
+    add_think_policy,
+    parse_config_spec,
+    parse_seeds,
+    parse_weights,
+    play_config,
+)
 from .experiments import run_compare, run_features
 from .play import play_games
 from .records import RecordFile, config_key, game_record, played_option, read, resumable
@@ -106,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--network", help="the network file --preset learned reads (its manifest beside it; default: the shipped one)"
     )
+    add_think_policy(run)
     run.add_argument(
         "--resume", action="store_true", help="keep the games --out already holds and play only the others"
     )
@@ -440,4 +449,5 @@ def _played_with(record: dict[str, Any]) -> PlayConfig:
         reductions=played_option(record, "reductions"),
         rescue=played_option(record, "rescue"),
         network=record.get("network"),
+        think_policy=record.get("think_policy") or "even",
     )

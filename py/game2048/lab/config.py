@@ -30,6 +30,10 @@ class ConfigError(ValueError):
     """A configuration that cannot be played; the message says what is accepted."""
 
 
+THINK_POLICIES = ("even", "crowded")
+"""How a timed game may spend its time (``PlayConfig.think_policy``)."""
+
+
 @dataclass(frozen=True)
 class PlayConfig:
     """How every move of a game is chosen, and when the game stops (``stop_tile`` 0: play to the end)."""
@@ -44,6 +48,9 @@ class PlayConfig:
     """Alpha-beta's late-move reductions (off: the exact search, the default)."""
     rescue: bool | None = None
     """Alpha-beta's rescue search of a proven loss; ``None``: the algorithm's default (alpha-beta's is on)."""
+    think_policy: str = "even"
+    """How a timed game spends its time: ``even`` (``think_ms`` every move) or ``crowded`` (``think_ms`` on
+    average, more on crowded boards: ``search.think_time``)."""
     network: str | None = None
     """The network file the ``learned`` preset reads (its manifest beside it), e.g. a run's export; ``None``: the
     shipped ``networks/4x6.ntn``."""
@@ -68,6 +75,8 @@ class PlayConfig:
             text += " no-rescue"
         if self.network:
             text += f" ({Path(self.network).name})"
+        if self.think_policy != "even":
+            text += f" {self.think_policy}"
         return text + (f" depth {self.depth}" if self.depth is not None else f" {self.think_ms:g} ms")
 
     def to_dict(self) -> dict[str, Any]:
@@ -89,6 +98,10 @@ class PlayConfig:
     def check(self) -> PlayConfig:
         """Raise ``ConfigError`` unless every field is playable; also loads the search and builds its tables once
         (and in this process, ``network`` for ``learned``: ``use_network``)."""
+        if self.think_policy not in THINK_POLICIES:
+            raise ConfigError(f"--think-policy is one of {', '.join(THINK_POLICIES)}, got {self.think_policy!r}")
+        if self.think_policy != "even" and self.depth is not None:
+            raise ConfigError("a think-time policy spends --think-ms; at a fixed --depth there is no time to spend")
         if self.network is not None and self.preset_name != "learned":
             raise ConfigError(f"--network is the learned preset's network; the preset here is {self.preset_name}")
         use_network(self.network)
@@ -112,6 +125,17 @@ class PlayConfig:
         return self
 
 
+def add_think_policy(parser: argparse.ArgumentParser) -> None:
+    """``--think-policy``, read by ``play_config``."""
+    parser.add_argument(
+        "--think-policy",
+        choices=THINK_POLICIES,
+        default="even",
+        help="even: --think-ms every move (default); crowded: --think-ms on average, more on crowded boards "
+        "(at most 20×), each move's budget kept in its line",
+    )
+
+
 def play_config(args: argparse.Namespace) -> PlayConfig:
     """The checked ``PlayConfig`` a command's arguments describe (``run``, ``features``, ``suite``); options a
     command does not offer keep their defaults."""
@@ -125,6 +149,7 @@ def play_config(args: argparse.Namespace) -> PlayConfig:
         reductions=getattr(args, "reductions", False),
         rescue=getattr(args, "rescue", None),
         network=getattr(args, "network", None),
+        think_policy=getattr(args, "think_policy", "even"),
     ).check()
 
 

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from ..board import max_rank, rank_of
 from ..game import Game
 from ..game_record import GameRecord, decision
 from ..search import decide
+from ..search.think_time import ThinkTime
 from .cluster import Cluster, ClusterOptions, open_cluster
 from .config import PlayConfig, network_sha256
 from .progress import Progress, progress_tiles
@@ -59,6 +61,8 @@ def play_game(
     game = Game.new(seed) if start is None else start.game()
     stop_rank = rank_of(config.stop_tile) if config.stop_tile else None
     options = config.search_options()
+    policy = ThinkTime(config.think_ms) if config.think_policy == "crowded" else None
+    budgets: list[float] = []
     think: list[float] = []
     depths: list[int] = []
     moves: list[str] = []
@@ -68,9 +72,15 @@ def play_game(
     while not game.over:
         if stop_rank is not None and max_rank(game.board) >= stop_rank:
             break
+        asked = options
+        if policy is not None:
+            budgets.append(policy.budget(game.board).ms)
+            asked = replace(options, think_ms=budgets[-1])
         t0 = time.perf_counter()
-        result = decide(game.board, options)
+        result = decide(game.board, asked)
         think.append((time.perf_counter() - t0) * 1000.0)
+        if policy is not None:
+            policy.spent(think[-1])
         depths.append(result.depth)
         nodes += result.nodes
         if result.move is None:  # cannot happen while the game is not over; kept as a guard against a loop
@@ -107,6 +117,7 @@ def play_game(
         ),
         "_think_ms": think,
         "_depths": depths,
+        **({"_budgets": budgets} if policy is not None else {}),
     }
 
 

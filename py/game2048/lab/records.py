@@ -30,10 +30,21 @@ from .config import ConfigError, PlayConfig
 
 Record = dict[str, Any]
 
-PER_MOVE_FIELDS = {"_think_ms": "move_think_ms", "_depths": "move_depths"}
+PER_MOVE_FIELDS = {"_think_ms": "move_think_ms", "_depths": "move_depths", "_budgets": "move_budget_ms"}
 """In-memory per-move lists → their names in a line (underscored names stay out of tables and reports)."""
 
-CONFIG_FIELDS = ("algorithm", "preset", "weights", "think_ms", "depth", "stop_tile", "reductions", "rescue", "network")
+CONFIG_FIELDS = (
+    "algorithm",
+    "preset",
+    "weights",
+    "think_ms",
+    "depth",
+    "stop_tile",
+    "reductions",
+    "rescue",
+    "network",
+    "think_policy",
+)
 """The fields of a line that say how its game was played; a resumed run must match them all."""
 
 
@@ -41,7 +52,7 @@ def to_json(record: Record) -> Record:
     """The record as a JSON object: per-move lists renamed, think times rounded to 0.01 ms."""
     out: Record = {}
     for key, value in record.items():
-        if key == "_think_ms":
+        if key in ("_think_ms", "_budgets"):
             out[PER_MOVE_FIELDS[key]] = [round(x, 2) for x in value]
         elif key in PER_MOVE_FIELDS:
             out[PER_MOVE_FIELDS[key]] = list(value)
@@ -115,6 +126,7 @@ def config_key(record: Record) -> tuple[Any, ...]:
     values = {field: record.get(field) for field in CONFIG_FIELDS}
     for option in OPTION_FIELDS:
         values[option] = played_option(record, option)
+    values["think_policy"] = values["think_policy"] or "even"  # lines from before policies spent time evenly
     return tuple(tuple(sorted(value.items())) if isinstance(value, dict) else value for value in values.values())
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from ..board import MAX_RANK
 from ..search import ALGORITHMS
 from .cluster import add_cluster_arguments, cluster_for, cluster_options
-from .config import ConfigError, PlayConfig, network_sha256, play_config
+from .config import ConfigError, PlayConfig, add_think_policy, network_sha256, play_config
 from .intervals import wilson
 from .play import play_games
 from .records import RecordFile, config_key, read
@@ -45,6 +45,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     timing = play.add_mutually_exclusive_group()
     timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
     timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
+    add_think_policy(play)
     play.add_argument("--stop-tile", type=int, default=0, help="stop a game at this tile (default 0: to the end)")
     play.add_argument("--out", type=Path, required=True, help="one JSON line per game, each written as it ends")
     play.add_argument("--resume", action="store_true", help="keep the games --out holds and play only the others")
