@@ -34,7 +34,7 @@ from ..game_record import GameRecord, decision
 from ..search import decide
 from ..search.think_time import ThinkTime
 from .cluster import Cluster, ClusterOptions, open_cluster
-from .config import PlayConfig, network_sha256
+from .config import PlayConfig, network_sha256, use_network
 from .progress import Progress, progress_tiles
 from .suite import Position
 from .tasks import TaskBatch, reporter
@@ -58,6 +58,7 @@ def play_game(
     before it are its source game's); moves and score count from the source
     game's first move.
     """
+    use_network(config.network)  # a worker's first game of a network reads it; the next ones find it read
     game = Game.new(seed) if start is None else start.game()
     stop_rank = rank_of(config.stop_tile) if config.stop_tile else None
     options = config.search_options()
