@@ -137,7 +137,7 @@ class TrainState:
     """Whether the run's accumulators started from those exported beside ``TrainOptions.init``
     (``coherence_file``) rather than empty."""
     pool: list[int] = field(default_factory=list)
-    """The late boards games start from (``kernels.late_pool``: kept, next, boards), with ``TrainOptions.late``."""
+    """The late boards games start from (``kernels.late_pool``: rank, kept, next, boards), for ``TrainOptions.late``."""
 
 
 def first_rng_state(seed: int) -> int:
