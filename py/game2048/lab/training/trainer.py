@@ -272,37 +272,12 @@ def train(
     while state.games < options.games:
         count = min(options.block, options.games - state.games)
         started = time.perf_counter()
+        head = (weights, count, alphas, rng, feats, K.MOVE_TABLES)
+        tail = (stats, options.restart, tc, lam, options.late, pool)
         if options.threads == 1:
-            moves = K.play_games(
-                weights,
-                count,
-                alphas,
-                rng,
-                feats,
-                K.MOVE_TABLES,
-                work,
-                stats,
-                options.restart,
-                tc,
-                lam,
-                options.late,
-                pool,
-            )
+            moves = K.play_games(*head, work, *tail)
         else:
-            moves = K.play_games_threads(
-                weights,
-                count,
-                alphas,
-                rng,
-                feats,
-                K.MOVE_TABLES,
-                stats,
-                options.restart,
-                tc,
-                lam,
-                options.late,
-                pool,
-            )
+            moves = K.play_games_threads(*head, *tail)
         seconds = time.perf_counter() - started
         state.games += count
         state.moves += int(moves)
