@@ -18,6 +18,7 @@ import json
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeGuard
 
@@ -67,7 +68,7 @@ class Suite:
     source: dict[str, Any]
     positions: tuple[Position, ...]
 
-    @property
+    @cached_property
     def digest(self) -> str:
         """The SHA-256 of the suite's content: a record names the suite it was played on by it."""
         return hashlib.sha256(self.to_text().encode()).hexdigest()
