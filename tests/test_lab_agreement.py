@@ -52,8 +52,8 @@ def test_the_command_prints_the_table(capsys):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--depths", "8,x"], "whole numbers"),
-        (["--depths", "0"], "at least 1"),
+        (["--depths", "8,x"], "'x' is not a whole number"),
+        (["--depths", "0"], "0 is not from 1 to 20"),
         (["--reference-depth", "0"], "reference-depth"),
     ],
 )

@@ -617,7 +617,7 @@ def test_greedy_plays_a_runs_float_weights_and_refuses_a_folder_without_a_run(tm
     assert "empty" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         cli.main(["greedy", "--run", str(run), "--games", "0"])
-    assert "--games is at least 1, got 0" in capsys.readouterr().err
+    assert "--games: 0 is not from 1 to 10,000,000" in capsys.readouterr().err
 
 
 def test_threads_share_the_weights_and_learn_as_one_thread_does(tmp_path: Path) -> None:

@@ -155,6 +155,8 @@ def read_int(text: Any, low: int, high: int, max_digits: int = MAX_INT_DIGITS) -
     if len(text) > MAX_INT_CHARS:
         raise BadData(f"it is {len(text):,} characters long, more than the {MAX_INT_CHARS:,} a number can be")
     digits = text.strip()
+    if digits[:1] == "-" and len(digits) > 1 and all(char in DIGITS for char in digits[1:]):
+        raise BadData(f"it is below {low}, the least it can be")  # a whole number, only out of range
     if not digits or not all(char in DIGITS for char in digits):
         raise BadData("it is not a whole number")
     significant = digits.lstrip("0") or "0"

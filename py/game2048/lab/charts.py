@@ -17,6 +17,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
+from . import out_files  # noqa: E402
 from .summary import REACH_TILES  # noqa: E402
 
 
@@ -38,7 +39,8 @@ def _tile_axis(ax: Any, lo: int, hi: int) -> None:
 def _save(fig: Any, path: Path) -> Path:
     """Write the figure and free it (a lab run draws many; pyplot keeps every open one alive)."""
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    with out_files.replacing(path, binary=True) as handle:
+        fig.savefig(handle, format=path.suffix.lstrip(".") or "png", dpi=110)
     plt.close(fig)
     return path
 

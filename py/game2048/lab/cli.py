@@ -40,6 +40,7 @@ from typing import Any
 
 from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
+from . import arguments as A
 from . import suite_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
@@ -55,7 +56,7 @@ from .config import (
 )
 from .experiments import run_compare, run_features
 from .play import play_games
-from .records import RecordFile, config_key, game_record, played_option, read, resumable
+from .records import RecordFile, config_key, game_record, played_option, read, resumable, stopped_note
 from .summary import COMPARE_COLUMNS, format_games, format_summary, summarize, text_table
 from .training import command, compare_runs
 from .training.trainer import TrainError
@@ -64,8 +65,10 @@ from .training.trainer import TrainError
 def _seed_options(parser: argparse.ArgumentParser, games: int = 10, seed_start: int = 1, why: str = "") -> None:
     """``--games``, ``--seed-start``, ``--seeds``: read by every command that plays seeded games (``parse_seeds``)."""
     seeds = parser.add_argument_group("games")
-    seeds.add_argument("--games", type=int, default=games, help=f"number of games (default {games})")
-    seeds.add_argument("--seed-start", type=int, default=seed_start, help=f"first seed (default {seed_start}{why})")
+    seeds.add_argument("--games", type=A.whole(*A.GAMES), default=games, help=f"number of games (default {games})")
+    seeds.add_argument(
+        "--seed-start", type=A.whole(*A.SEED), default=seed_start, help=f"first seed (default {seed_start}{why})"
+    )
     seeds.add_argument("--seeds", help="explicit seeds, e.g. 1,2,10-14 (overrides --games)")
 
 
@@ -76,15 +79,18 @@ def _search_options(parser: argparse.ArgumentParser, *, config: bool = True) -> 
         parser.add_argument("--preset", help="evaluation preset (default: the algorithm's own)")
         parser.add_argument("--weights", help="weights over the preset's defaults: name=value,name=value")
     timing = parser.add_mutually_exclusive_group()
-    timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
-    timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
+    timing.add_argument("--think-ms", type=A.THINK_MS, default=100.0, help="think time per move (default 100)")
+    timing.add_argument("--depth", type=A.DEPTH, help="fixed depth per move instead of a time (reproducible)")
 
 
 def _common(parser: argparse.ArgumentParser, *, config: bool = True) -> None:
     _seed_options(parser)
     _search_options(parser, config=config)
     parser.add_argument(
-        "--stop-tile", type=int, default=2048, help="stop a game at this tile; 0 plays to the end (default 2048)"
+        "--stop-tile",
+        type=A.STOP_TILE,
+        default=2048,
+        help="stop a game at this tile; 0 plays to the end (default 2048)",
     )
     parser.add_argument(
         "--reductions",
@@ -136,10 +142,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _seed_options(agree, games=3, seed_start=2001, why=": not a run's seeds")
     agree.add_argument(
-        "--reference-depth", type=int, default=10, help="depth of the exact reference search (default 10)"
+        "--reference-depth", type=A.DEPTH, default=10, help="depth of the exact reference search (default 10)"
     )
     agree.add_argument(
-        "--think-ms", type=float, default=100.0, help="think time of the searches compared (default 100)"
+        "--think-ms", type=A.THINK_MS, default=100.0, help="think time of the searches compared (default 100)"
     )
     agree.add_argument("--depths", default="8,9", help="fixed depths of the exact search, for the slope (default 8,9)")
     add_cluster_arguments(
@@ -152,14 +158,17 @@ def build_parser() -> argparse.ArgumentParser:
     _search_options(expl)
     expl.add_argument("--exact-root", action="store_true", help="search every root move's exact value")
     expl.add_argument(
-        "--analysis-ms", type=float, default=1000.0, help="time for the explanation after the search (default 1000)"
+        "--analysis-ms",
+        type=A.THINK_MS,
+        default=1000.0,
+        help="time for the explanation after the search (default 1000)",
     )
     expl.add_argument("--json", action="store_true", help="print the explanation as JSON (what the page receives)")
     summ = sub.add_parser("summary", help="the per-game table and summary of games saved by run --out")
     summ.add_argument("files", type=Path, nargs="+", help="JSON-lines files written by run --out")
     link = sub.add_parser("link", help="the page link that replays a saved game")
     link.add_argument("file", type=Path, help="a JSON-lines file written by run --out (or a report's games.jsonl)")
-    link.add_argument("--seed", type=int, required=True, help="the game's seed")
+    link.add_argument("--seed", type=A.whole(*A.SEED), required=True, help="the game's seed")
     link.add_argument("--base", default=PAGE_URL, help=f"the page's address (default {PAGE_URL}, what make run serves)")
     command.add_parser(sub)
     compare_runs.add_parser(sub)
@@ -288,8 +297,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(f"report written to {args.report / 'report.md'}")
     except (ConfigError, TrainError, ValueError, OSError) as exc:
         parser.exit(2, f"{parser.prog}: error: {exc}\n")
-    except KeyboardInterrupt:
-        print("\ninterrupted", file=sys.stderr)
+    except KeyboardInterrupt as exc:
+        print(f"\n{str(exc) or 'interrupted'}", file=sys.stderr)
         return 130
     return 0
 
@@ -331,11 +340,7 @@ def _run(
     except BaseException:  # an interrupt or a failed game: what finished is on disk, say how to go on
         if sink is not None:
             sink.close()
-            print(
-                f"\n{_games(len(sink.records))} finished: they are in {out}; "
-                "the same command with --resume plays the rest",
-                file=sys.stderr,
-            )
+            print(f"\n{stopped_note(sink.path, len(sink.records))}", file=sys.stderr)
         raise
     if sink is not None:
         sink.finish()
@@ -355,14 +360,10 @@ MANY = sys.maxsize
 
 def _agreement(args: argparse.Namespace, seeds: Sequence[int], where: ClusterOptions) -> None:
     """The move-agreement table: the timed search without and with reductions, then the fixed depths."""
-    if args.reference_depth < 1 or not args.think_ms > 0:
-        raise ConfigError("--reference-depth must be at least 1 and --think-ms positive")
     try:
-        depths = [int(part) for part in args.depths.split(",") if part.strip()]
-    except ValueError:
-        raise ConfigError(f"--depths is a list of whole numbers such as 8,9; got {args.depths!r}") from None
-    if any(depth < 1 for depth in depths):
-        raise ConfigError(f"--depths must be at least 1, got {args.depths!r}")
+        depths = [A.DEPTH(part.strip()) for part in args.depths.split(",") if part.strip()]
+    except argparse.ArgumentTypeError as exc:
+        raise ConfigError(f"--depths is a list of depths such as 8,9: {exc}") from None
     searchers = [Searcher(think_ms=args.think_ms), Searcher(think_ms=args.think_ms, reductions=True)]
     searchers += [Searcher(depth=depth) for depth in depths]
     print(f"positions from {_describe(seeds, where, MANY)}", flush=True)

@@ -22,14 +22,17 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from . import arguments as A
 from .config import ConfigError
 
 if TYPE_CHECKING:
     from distributed import Client
 
 CONNECT_TIMEOUT_S = 5.0
+WORKER_PRELOAD = "game2048.lab.worker_signals"
+"""The module each local worker runs first: it ignores Ctrl-C, which is this command's to handle."""
 """How long a command tries to reach ``--scheduler`` before it says it cannot."""
 CPU = "CPU"
 """The worker resource a task that runs several threads asks for (``dask worker --resources CPU=N``)."""
@@ -122,28 +125,39 @@ def open_cluster(options: ClusterOptions) -> Iterator[Cluster]:
 
     The client is closed on the way out in either case; a remote scheduler and its workers go on.
     """
-    import dask
-    from distributed import Client, LocalCluster
-
     if options.dashboard and options.scheduler is None and importlib.util.find_spec("bokeh") is None:
         raise ClusterError("Dask's dashboard needs bokeh, which the lab does not install: pip install 'bokeh>=3.1'")
     started = time.perf_counter()
+    local: Any = None
+    try:
+        with _interrupts_after_start():
+            import dask
+            from distributed import Client, LocalCluster
+
+            if options.scheduler is None:
+                with _quiet("distributed"), dask.config.set(QUIET_CONFIG):
+                    local = LocalCluster(
+                        n_workers=options.workers,
+                        threads_per_worker=1,
+                        processes=True,
+                        host=LOCAL_HOST,
+                        dashboard_address=f"{LOCAL_HOST}:8787" if options.dashboard else None,
+                        # The scheduler serves HTTP (health, metrics) even without a dashboard: on a free port here,
+                        # not on 8787, which another cluster or program may hold.
+                        scheduler_kwargs=None if options.dashboard else {"dashboard_address": f"{LOCAL_HOST}:0"},
+                        resources={CPU: options.cpus_per_worker},
+                        # Only Dask's critical messages: the command says what went wrong itself (a lost worker,
+                        # an interrupt); on Ctrl-C a worker's heartbeat to a closing scheduler would print a
+                        # traceback.
+                        silence_logs=logging.CRITICAL,
+                        preload=[WORKER_PRELOAD],
+                    )
+    except BaseException:  # a Ctrl-C given while it started is raised as the block ends: close what started
+        if local is not None:
+            with _quiet("distributed"):
+                local.close()
+        raise
     if options.scheduler is None:
-        with _quiet("distributed"), _workers_ignore_interrupts(), dask.config.set(QUIET_CONFIG):
-            local = LocalCluster(
-                n_workers=options.workers,
-                threads_per_worker=1,
-                processes=True,
-                host=LOCAL_HOST,
-                dashboard_address=f"{LOCAL_HOST}:8787" if options.dashboard else None,
-                # The scheduler serves HTTP (health, metrics) even without a dashboard: on a free port here,
-                # not on 8787, which another cluster or program may hold.
-                scheduler_kwargs=None if options.dashboard else {"dashboard_address": f"{LOCAL_HOST}:0"},
-                resources={CPU: options.cpus_per_worker},
-                # Only Dask's critical messages: the command says what went wrong itself (a lost worker, an
-                # interrupt), and on Ctrl-C a worker's heartbeat to a scheduler closing first would print a traceback.
-                silence_logs=logging.CRITICAL,
-            )
         try:
             with Client(local) as client:
                 cluster = Cluster(client, local.scheduler_address, True, time.perf_counter() - started)
@@ -170,20 +184,20 @@ def open_cluster(options: ClusterOptions) -> Iterator[Cluster]:
 
 
 @contextmanager
-def _workers_ignore_interrupts() -> Iterator[None]:
-    """Ctrl-C for this command alone, not its local workers: they inherit an ignored SIGINT when spawned.
+def _interrupts_after_start() -> Iterator[None]:
+    """A Ctrl-C while the cluster starts waits for the start to end, then interrupts this command.
 
-    A terminal sends SIGINT to the whole process group; the command cancels the tasks and closes the
-    cluster itself, where a worker hit by it would only print a traceback.
+    SIGINT is blocked meanwhile, so Dask's own threads never take it, and an interrupted start does not
+    leave half a cluster behind (the caller closes a whole one).  The workers ignore it (``WORKER_PRELOAD``).
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    handler = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 @contextmanager
@@ -213,7 +227,7 @@ def add_cluster_arguments(parser: argparse.ArgumentParser, jobs_help: str = "") 
     group = parser.add_argument_group("where the tasks run (Dask)")
     group.add_argument(
         "--jobs",
-        type=int,
+        type=A.whole(1, 1024),
         help=jobs_help
         or f"worker processes of the local cluster (default: every core, {default_jobs()}); "
         "1 plays the games in this process, without Dask",

@@ -16,6 +16,7 @@ from typing import Any
 from ..board import from_rows, rank_of
 from ..evaluation import classic, corner, learned, ntuple_file, rows, snake
 from ..search import DEFAULT_PRESETS, SearchOptions, decide, rescues
+from . import arguments as A
 
 FEATURE_WEIGHTS: dict[str, tuple[str, ...]] = {
     "classic": tuple(classic.DEFAULT_WEIGHTS),
@@ -230,24 +231,26 @@ def parse_config_spec(
 def parse_seeds(seeds: str | None, games: int | None, seed_start: int) -> list[int]:
     """``--seeds 1,2,10-14`` or ``--games N --seed-start S``; seeds in the order given, no repeats."""
     if seeds:
-        out: list[int] = []
+        ranges: list[range] = []
         for part in seeds.split(","):
             part = part.strip()
             if not part:
                 continue
             lo, dash, hi = part.partition("-")
             try:
-                if dash:
-                    if int(hi) < int(lo):
-                        raise ValueError
-                    out.extend(range(int(lo), int(hi) + 1))
-                else:
-                    out.append(int(part))
-            except ValueError:
-                raise ConfigError(f"seeds are whole numbers or ranges like 10-14, got {part!r}") from None
-        if not out:
+                first, last = (A.whole(*A.SEED)(lo), A.whole(*A.SEED)(hi)) if dash else (A.whole(*A.SEED)(part),) * 2
+                if last < first:
+                    raise argparse.ArgumentTypeError(f"{last:,} is less than {first:,}")
+            except argparse.ArgumentTypeError as exc:
+                raise ConfigError(f"seeds are whole numbers or ranges like 10-14, got {part[:40]!r}: {exc}") from None
+            ranges.append(range(first, last + 1))
+            if sum(map(len, ranges)) > A.MAX_GAMES:  # counted before a list of them is made
+                raise ConfigError(f"--seeds names more than {A.MAX_GAMES:,} games, the most one command plays")
+        if not ranges:
             raise ConfigError("--seeds names no seed")
-        return list(dict.fromkeys(out))
-    if games is None or games < 1:
-        raise ConfigError(f"the number of games must be at least 1, got {games}")
+        return list(dict.fromkeys(seed for span in ranges for seed in span))
+    if games is None or not A.GAMES[0] <= games <= A.GAMES[1]:
+        raise ConfigError(f"the number of games is from 1 to {A.MAX_GAMES:,}, got {games}")
+    if seed_start < 0 or seed_start + games - 1 > A.SEED[1]:
+        raise ConfigError(f"the seeds are from 0 to {A.SEED[1]:,}: --seed-start {seed_start} and --games {games}")
     return list(range(seed_start, seed_start + games))

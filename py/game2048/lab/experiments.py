@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from ..evaluation import presets
-from . import charts
+from . import charts, out_files
 from .cluster import Cluster
 from .config import FEATURE_WEIGHTS, PlayConfig
 from .play import play_games
@@ -46,7 +46,7 @@ def feature_configs(base: PlayConfig) -> list[tuple[str, PlayConfig]]:
 
 
 def _write_jsonl(path: Path, labelled: Sequence[tuple[str, Sequence[dict[str, Any]]]]) -> None:
-    with path.open("w") as f:
+    with out_files.replacing(path) as f:
         for label, records in labelled:
             for r in records:
                 f.write(json.dumps({"group": label, **to_json(r)}) + "\n")
@@ -68,7 +68,7 @@ def run_features(
 
     The games go to ``cluster`` when given, else as ``play_games`` plays them with ``jobs``.
     """
-    folder.mkdir(parents=True, exist_ok=True)
+    out_files.folder(folder)
     configs = feature_configs(base)
     results = []
     for label, config in configs:
@@ -135,7 +135,7 @@ def run_features(
             "",
         ]
     )
-    (folder / "report.md").write_text(text)
+    out_files.write_text(folder / "report.md", text)
     return summaries
 
 
@@ -159,7 +159,7 @@ def run_compare(
     summaries = [summarize(r) for r in all_records]
     rows = compare_rows(labels, summaries)
     if folder is not None:
-        folder.mkdir(parents=True, exist_ok=True)
+        out_files.folder(folder)
         png = charts.table_and_reach_chart(
             COMPARE_COLUMNS,
             rows,
@@ -190,7 +190,7 @@ def run_compare(
                 "",
             ]
         )
-        (folder / "report.md").write_text(text)
+        out_files.write_text(folder / "report.md", text)
     return labels, summaries, rows
 
 

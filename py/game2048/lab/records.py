@@ -20,12 +20,12 @@ lack it and read as before, only without a game to replay or link to.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 from ..game_record import GameRecord, RecordError
+from . import out_files
 from .config import ConfigError, PlayConfig
 
 Record = dict[str, Any]
@@ -82,7 +82,10 @@ def read(path: Path) -> list[Record]:
     means the file is not a records file, and is refused with its line number.
     """
     records = []
-    lines = path.read_text().splitlines()
+    try:
+        lines = path.read_bytes().decode("utf-8").splitlines()
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path} is not a records file: byte {exc.start:,} is not text (UTF-8)") from None
     for number, text in enumerate(lines, start=1):
         if not text.strip():
             continue
@@ -156,6 +159,14 @@ def resumable(path: Path, config: PlayConfig, seeds: Sequence[int]) -> tuple[dic
     return done, others
 
 
+def stopped_note(path: Path, kept: int) -> str:
+    """What a run stopped before its end says of ``path``, which holds ``kept`` finished games."""
+    if kept == 0:
+        return f"no game finished, so {path} holds none; the same command with --resume plays them all"
+    games = "1 game" if kept == 1 else f"{kept} games"
+    return f"{games} finished: they are in {path}; the same command with --resume plays the rest"
+
+
 class RecordFile:
     """Appends each finished game to ``path`` at once; ``finish`` rewrites the file sorted by seed.
 
@@ -165,10 +176,9 @@ class RecordFile:
 
     def __init__(self, path: Path, keep: Iterable[Record] = ()) -> None:
         self.path = path
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.records: list[Record] = list(keep)
         self._write_all(self.records)
-        self._file = path.open("a")
+        self._file = out_files.appending(path)
 
     def add(self, record: Record) -> None:
         self.records.append(record)
@@ -184,7 +194,5 @@ class RecordFile:
         self._file.close()
 
     def _write_all(self, records: Sequence[Record]) -> None:
-        temporary = self.path.with_name(self.path.name + ".tmp")
-        with temporary.open("w") as f:
+        with out_files.replacing(self.path) as f:
             f.writelines(to_line(r) for r in records)
-        os.replace(temporary, self.path)

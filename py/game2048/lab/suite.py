@@ -26,6 +26,7 @@ from ..board import FULL_MASK, is_game_over, max_rank, rank_of
 from ..game import MAX_SEED, Game
 from ..game_record import replay
 from ..mersenne import MersenneTwister
+from . import out_files
 from .config import ConfigError
 from .records import Record, game_record
 
@@ -92,10 +93,7 @@ class Suite:
 
 def write_suite(suite: Suite, path: Path) -> None:
     """Write ``suite`` to ``path`` (a new file beside it, then renamed: a crash leaves the old file whole)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(path.name + ".tmp")
-    temporary.write_text(suite.to_text())
-    temporary.replace(path)
+    out_files.write_text(path, suite.to_text())
 
 
 def read_suite(path: Path) -> Suite:

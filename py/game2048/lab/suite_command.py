@@ -16,11 +16,12 @@ from typing import Any
 
 from ..board import MAX_RANK
 from ..search import ALGORITHMS
+from . import arguments as A
 from .cluster import add_cluster_arguments, cluster_for, cluster_options
 from .config import ConfigError, PlayConfig, add_think_policy, network_sha256, play_config
 from .intervals import wilson
 from .play import play_games
-from .records import RecordFile, config_key, read
+from .records import RecordFile, config_key, read, stopped_note
 from .suite import SUITE_FILE, Suite, build_suite, read_suite, suite_records, write_suite
 from .summary import format_summary, summarize, text_table
 
@@ -34,8 +35,10 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     """The ``suite`` and ``make-suite`` subcommands' options."""
     play = sub.add_parser("suite", help="the late-game suite's positions played on to the end: how many reach 32768")
     play.add_argument("--suite", type=Path, default=SUITE_FILE, help="the suite file (default: the repository's)")
-    play.add_argument("--sample", type=int, help="play this many positions, drawn by --sample-seed (default: all)")
-    play.add_argument("--sample-seed", type=int, default=1, help="the sample's seed (default 1)")
+    play.add_argument(
+        "--sample", type=A.whole(*A.GAMES), help="play this many positions, drawn by --sample-seed (default: all)"
+    )
+    play.add_argument("--sample-seed", type=A.whole(*A.SEED), default=1, help="the sample's seed (default 1)")
     play.add_argument("--algorithm", choices=ALGORITHMS, default="expectimax")
     play.add_argument("--preset", default="learned", help="evaluation preset (default learned)")
     play.add_argument("--weights", help="weights over the preset's defaults: name=value,name=value")
@@ -43,17 +46,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         "--network", help="the network file the learned preset reads (its manifest beside it; default: the shipped one)"
     )
     timing = play.add_mutually_exclusive_group()
-    timing.add_argument("--think-ms", type=float, default=100.0, help="think time per move (default 100)")
-    timing.add_argument("--depth", type=int, help="fixed depth per move instead of a time (reproducible)")
+    timing.add_argument("--think-ms", type=A.THINK_MS, default=100.0, help="think time per move (default 100)")
+    timing.add_argument("--depth", type=A.DEPTH, help="fixed depth per move instead of a time (reproducible)")
     add_think_policy(play)
-    play.add_argument("--stop-tile", type=int, default=0, help="stop a game at this tile (default 0: to the end)")
+    play.add_argument(
+        "--stop-tile", type=A.STOP_TILE, default=0, help="stop a game at this tile (default 0: to the end)"
+    )
     play.add_argument("--out", type=Path, required=True, help="one JSON line per game, each written as it ends")
     play.add_argument("--resume", action="store_true", help="keep the games --out holds and play only the others")
     play.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     add_cluster_arguments(play)
     make = sub.add_parser("make-suite", help="a late-game suite from lab games stopped at a tile (run --stop-tile)")
     make.add_argument("games", type=Path, nargs="+", help="JSON-lines files written by run --stop-tile TILE --out")
-    make.add_argument("--tile", type=int, default=16384, help="the tile the games stopped at (default 16384)")
+    make.add_argument("--tile", type=A.STOP_TILE, default=16384, help="the tile the games stopped at (default 16384)")
     make.add_argument("--out", type=Path, required=True, help="the suite file to write")
 
 
@@ -118,7 +123,7 @@ def run(args: argparse.Namespace) -> None:
             )
     except BaseException:
         sink.close()
-        print(f"\n{len(sink.records)} games finished: they are in {args.out}; --resume plays the rest", file=sys.stderr)
+        print(f"\n{stopped_note(args.out, len(sink.records))}", file=sys.stderr)
         raise
     sink.finish()
     by_seed = {**done, **{r["seed"]: r for r in played}}

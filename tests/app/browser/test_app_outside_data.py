@@ -131,6 +131,13 @@ def test_integers_are_read_within_their_length_and_range():
     assert read_int("0" * 5000 + "7", 0, 100) == 7
 
 
+def test_a_negative_number_is_said_to_be_below_the_least_not_to_be_no_number():
+    with pytest.raises(BadData, match="it is below 0, the least it can be"):
+        read_int("-1", 0, 100)
+    with pytest.raises(BadData, match="not a whole number"):
+        read_int("-", 0, 100)
+
+
 def test_finite_numbers():
     assert finite_number(3) == 3.0 and finite_number(2.5) == 2.5
     for value in (True, None, "3", 10**400, float("inf"), float("nan"), [1]):

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
+from .. import out_files
+
 SUFFIX = ".coherence.npz"
 SIZE_STEPS = 5
 """Codes per doubling of a weight's summed error size (steps of 15 %)."""
@@ -61,10 +63,8 @@ def write(network: Path, tc: np.ndarray, network_sha256: str) -> Path:
     """Write the accumulators of the network file ``network`` (whose SHA-256 is given) beside it; its path."""
     ratio, size = encode(tc)
     path = path_for(network)
-    temporary = path.with_name(path.name + ".tmp")
-    with temporary.open("wb") as handle:
+    with out_files.replacing(path, binary=True) as handle:
         np.savez_compressed(handle, ratio=ratio, size=size, network_sha256=np.array(network_sha256))
-    temporary.replace(path)
     return path
 
 
@@ -77,7 +77,7 @@ def read(network: Path, weights: int, network_sha256: str) -> np.ndarray | None:
     try:
         with np.load(path) as data:
             ratio, size, owner = data["ratio"], data["size"], str(data["network_sha256"])
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise CoherenceError(f"{path} is not readable coherence accumulators: {exc}") from None
     if owner != network_sha256:
         raise CoherenceError(f"{path} belongs to another network (SHA-256 {owner[:16]}…): remove it or export again")

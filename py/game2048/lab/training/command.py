@@ -24,6 +24,7 @@ from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
 from ...board import MAX_RANK
 from ...evaluation.ntuple_shapes import SHAPES, parse_shape
+from .. import arguments as A
 from ..cluster import add_cluster_arguments, cluster_options, default_jobs
 from ..config import parse_seeds
 from ..intervals import wilson
@@ -56,7 +57,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         default=DEFAULTS.shape,
         help=f"network shape: {', '.join(SHAPES)}, or tuples of cells '0,1,2,3;4,5,6,7/15' (default {DEFAULTS.shape})",
     )
-    parser.add_argument("--games", type=int, default=DEFAULTS.games, help=f"training games (default {DEFAULTS.games})")
+    parser.add_argument(
+        "--games",
+        type=A.whole(1, A.MAX_TRAINING_GAMES),
+        default=DEFAULTS.games,
+        help=f"training games (default {DEFAULTS.games})",
+    )
     rates = parser.add_mutually_exclusive_group()
     rates.add_argument(
         "--alpha",
@@ -69,21 +75,27 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "this / the shape's features, 1/32 for 1.0 with 4x6); several make a sweep",
     )
     seeds = parser.add_mutually_exclusive_group()
-    seeds.add_argument("--seed", type=int, default=DEFAULTS.seed, help="the run's seed (default 1)")
+    seeds.add_argument("--seed", type=A.whole(*A.SEED), default=DEFAULTS.seed, help="the run's seed (default 1)")
     seeds.add_argument(
         "--seeds", help="a sweep: one run per seed, e.g. 1-8 or 1,2,5, each in its own folder under --out"
     )
     parser.add_argument(
-        "--block", type=int, default=DEFAULTS.block, help=f"games per point of the curve (default {DEFAULTS.block})"
+        "--block",
+        type=A.whole(1, A.MAX_TRAINING_GAMES),
+        default=DEFAULTS.block,
+        help=f"games per point of the curve (default {DEFAULTS.block})",
     )
     parser.add_argument(
         "--checkpoint-s",
-        type=float,
+        type=A.number(0, 1e9),
         default=DEFAULTS.checkpoint_s,
         help=f"seconds between checkpoints (default {DEFAULTS.checkpoint_s:g}; always one at the end)",
     )
     parser.add_argument(
-        "--threads", type=int, default=1, help="threads sharing the weights without locks (default 1: reproducible)"
+        "--threads",
+        type=A.whole(1, 256),
+        default=1,
+        help="threads sharing the weights without locks (default 1: reproducible)",
     )
     parser.add_argument(
         "--init",
@@ -128,7 +140,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
     parser.add_argument(
         "--greedy-games",
-        type=int,
+        type=A.whole(0, A.MAX_GAMES),
         default=GREEDY_GAMES,
         help=f"a sweep's greedy games at the end of each run, for compare-runs (default {GREEDY_GAMES}; 0: none)",
     )
@@ -145,9 +157,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--step", type=float, default=0.0, help="the value of one int16 unit, at least (default: the finest that fits)"
     )
     export.add_argument(
-        "--games", type=int, default=1000, help="greedy games of the exported file, for its manifest (default 1000)"
+        "--games",
+        type=A.whole(*A.GAMES),
+        default=1000,
+        help="greedy games of the exported file, for its manifest (default 1000)",
     )
-    export.add_argument("--seed", type=int, default=1, help="the greedy games' seed (default 1)")
+    export.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the greedy games' seed (default 1)")
     export.add_argument(
         "--coherence",
         action="store_true",
@@ -156,8 +171,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     )
     greedy = sub.add_parser("greedy", help="a trained run's float weights played greedily (1-ply), nothing written")
     greedy.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
-    greedy.add_argument("--games", type=int, default=1000, help="greedy games (default 1000)")
-    greedy.add_argument("--seed", type=int, default=1, help="the games' seed (default 1)")
+    greedy.add_argument("--games", type=A.whole(*A.GAMES), default=1000, help="greedy games (default 1000)")
+    greedy.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the games' seed (default 1)")
     greedy.add_argument(
         "--suite",
         type=Path,
@@ -166,7 +181,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="also play on each position of a late-game suite (default: the repository's) and count the conversions",
     )
     greedy.add_argument(
-        "--repeats", type=int, default=1, help="trials of each suite position, with other spawns (default 1)"
+        "--repeats",
+        type=A.whole(1, 10_000),
+        default=1,
+        help="trials of each suite position, with other spawns (default 1)",
     )
 
 

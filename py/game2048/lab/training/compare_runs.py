@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import zipfile
 from collections.abc import Sequence
@@ -23,6 +22,8 @@ from typing import Any
 import numpy as np
 
 from ...evaluation.ntuple_shapes import parse_shape
+from .. import arguments as A
+from .. import out_files
 from ..summary import text_table
 from .trainer import CHECKPOINT, TILES, TrainError, greedy_results, load_checkpoint
 from .welch import welch_test
@@ -43,7 +44,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument("--against", type=Path, nargs="+", default=[], help="a second group of run folders")
     parser.add_argument(
         "--games",
-        type=int,
+        type=A.whole(*A.GAMES),
         default=GREEDY_GAMES,
         help=f"greedy games for a run without {GREEDY_FILE} (default {GREEDY_GAMES})",
     )
@@ -75,9 +76,7 @@ def write_greedy(folder: Path, games: int) -> dict[str, Any]:
         **greedy_results(parse_shape(str(saved["shape"])), weights, games, GREEDY_SEED),
         "trained_games": state.games,
     }
-    temporary = folder / (GREEDY_FILE + ".tmp")
-    temporary.write_text(json.dumps(results) + "\n")
-    os.replace(temporary, folder / GREEDY_FILE)
+    out_files.write_text(folder / GREEDY_FILE, json.dumps(results) + "\n")
     return results
 
 
@@ -86,7 +85,7 @@ def trained_games(folder: Path) -> int:
     try:
         with np.load(folder / CHECKPOINT) as data:
             return int(json.loads(str(data["meta"]))["state"]["games"])
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{folder / CHECKPOINT} is not a readable checkpoint: {exc}") from None
 
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from ...evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
 from ...evaluation.ntuple_shapes import Shape, shape_json
+from .. import out_files
 
 
 def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float = 0.0) -> Network:
@@ -67,7 +68,7 @@ def write(network: Network, path: Path, made: dict[str, Any]) -> dict[str, Any]:
         "memory_bytes": 2 * shape.weights,
         **made,
     }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(data)
-    path.with_suffix(".json").write_text(json.dumps(manifest, indent=1) + "\n")
+    out_files.target(path.with_suffix(".json"))  # both refused before either is written
+    out_files.write_bytes(path, data)
+    out_files.write_text(path.with_suffix(".json"), json.dumps(manifest, indent=1) + "\n")
     return manifest

@@ -8,16 +8,20 @@ weights, the random generator's state and the curve in one ``.npz`` written
 under a temporary name and renamed, so a crash at any moment leaves the last
 checkpoint whole.  ``--resume`` starts from it and plays the same blocks the
 uninterrupted run would have played: the weights come out bit for bit equal.
+Ctrl-C (in the main thread) ends the block being played, checkpoints it and
+raises ``TrainingInterrupted``; a second Ctrl-C interrupts at once.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import os
+import signal
+import threading
 import time
 import zipfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from ...evaluation.ntuple_shapes import Shape, parse_shape
+from .. import out_files
 from . import kernels as K
 
 CHECKPOINT = "checkpoint.npz"
@@ -35,6 +40,36 @@ TILES = (2048, 8192, 16384, 32768)
 
 class TrainError(Exception):
     """A training run that cannot start or resume as asked; the message says why."""
+
+
+class TrainingInterrupted(KeyboardInterrupt):
+    """Ctrl-C during training, after the games played so far were checkpointed; the message says where."""
+
+
+@contextmanager
+def _interrupt_between_blocks() -> Iterator[list[bool]]:
+    """A flag that Ctrl-C sets instead of interrupting, so the kernels' block ends and is kept.
+
+    The compiled kernels do not look at signals anyway: an interrupt would land after the block, between the
+    weights' update and the state's, and leave them out of step.  A second Ctrl-C interrupts at once.  Outside
+    the main thread, or when SIGINT is not Python's own handler, nothing changes.
+    """
+    asked = [False]
+    if threading.current_thread() is not threading.main_thread() or (
+        signal.getsignal(signal.SIGINT) is not signal.default_int_handler
+    ):
+        yield asked
+        return
+
+    def ask(signum: int, frame: Any) -> None:
+        asked[0] = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+    signal.signal(signal.SIGINT, ask)
+    try:
+        yield asked
+    finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @dataclass(frozen=True)
@@ -176,15 +211,11 @@ def save_checkpoint(
 ) -> None:
     """Weights, state and coherence accumulators (if any) in ``out/checkpoint.npz`` (written aside, then renamed),
     and the curve as JSON lines."""
-    out.mkdir(parents=True, exist_ok=True)
+    out_files.folder(out)
     meta = json.dumps({"options": asdict(options), "state": asdict(state)})
-    tmp = out / (CHECKPOINT + ".tmp")
-    with tmp.open("wb") as handle:
+    with out_files.replacing(out / CHECKPOINT, binary=True) as handle:
         np.savez(handle, weights=weights, meta=np.array(meta), coherence=tc)
-    os.replace(tmp, out / CHECKPOINT)
-    curve_tmp = out / (CURVE + ".tmp")
-    curve_tmp.write_text("".join(json.dumps(point) + "\n" for point in state.curve))
-    os.replace(curve_tmp, out / CURVE)
+    out_files.write_text(out / CURVE, "".join(json.dumps(point) + "\n" for point in state.curve))
 
 
 def load_coherence(out: Path, weights: int) -> np.ndarray:
@@ -192,7 +223,7 @@ def load_coherence(out: Path, weights: int) -> np.ndarray:
     try:
         with np.load(out / CHECKPOINT) as data:
             tc = np.array(data["coherence"], dtype=np.float32)
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, ValueError, KeyError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{out / CHECKPOINT} has no readable coherence accumulators: {exc}") from None
     if tc.shape != (2, weights):
         raise TrainError(f"{out / CHECKPOINT} has coherence accumulators of shape {tc.shape}, not (2, {weights})")
@@ -204,6 +235,8 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
     path = out / CHECKPOINT
     if not path.exists():
         raise TrainError(f"no training run to read: {path} does not exist")
+    if path.stat().st_size == 0:
+        raise TrainError(f"{path} is empty, not a checkpoint: remove it, or give the run's folder that holds one")
     try:
         with np.load(path) as data:
             meta = json.loads(str(data["meta"]))
@@ -221,7 +254,7 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
             "late_alpha": None,
         }
         return {**defaults, **meta["options"]}, state, weights
-    except (OSError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
+    except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
         raise TrainError(f"{path} is not a readable checkpoint: {exc}") from None
 
 
@@ -269,28 +302,35 @@ def train(
     stats = np.zeros((options.block, K.GAME_STATS), dtype=np.int64)
     lam = K.ONLINE if options.lam is None else options.lam
     last_saved = time.perf_counter()
-    while state.games < options.games:
-        count = min(options.block, options.games - state.games)
-        started = time.perf_counter()
-        head = (weights, count, alphas, rng, feats, K.MOVE_TABLES)
-        tail = (stats, options.restart, tc, lam, options.late, pool)
-        if options.threads == 1:
-            moves = K.play_games(*head, work, *tail)
-        else:
-            moves = K.play_games_threads(*head, *tail)
-        seconds = time.perf_counter() - started
-        state.games += count
-        state.moves += int(moves)
-        state.seconds += seconds
-        state.rng = [int(r) for r in rng]
-        state.pool = [int(x) for x in pool] if options.late > 0 else []
-        point = curve_point(state.games, stats[:count], moves / seconds if seconds > 0 else 0.0)
-        state.curve.append(point)
-        if report is not None:
-            report(state, point)
-        if time.perf_counter() - last_saved >= options.checkpoint_s or state.games >= options.games:
-            save_checkpoint(out, options, state, *in_shape_layout(shape, weights, tc))
-            last_saved = time.perf_counter()
+    with _interrupt_between_blocks() as interrupted:
+        while state.games < options.games:
+            count = min(options.block, options.games - state.games)
+            started = time.perf_counter()
+            head = (weights, count, alphas, rng, feats, K.MOVE_TABLES)
+            tail = (stats, options.restart, tc, lam, options.late, pool)
+            if options.threads == 1:
+                moves = K.play_games(*head, work, *tail)
+            else:
+                moves = K.play_games_threads(*head, *tail)
+            seconds = time.perf_counter() - started
+            state.games += count
+            state.moves += int(moves)
+            state.seconds += seconds
+            state.rng = [int(r) for r in rng]
+            state.pool = [int(x) for x in pool] if options.late > 0 else []
+            point = curve_point(state.games, stats[:count], moves / seconds if seconds > 0 else 0.0)
+            state.curve.append(point)
+            if report is not None:
+                report(state, point)
+            due = time.perf_counter() - last_saved >= options.checkpoint_s or state.games >= options.games
+            if due or interrupted[0]:
+                save_checkpoint(out, options, state, *in_shape_layout(shape, weights, tc))
+                last_saved = time.perf_counter()
+            if interrupted[0] and state.games < options.games:
+                raise TrainingInterrupted(
+                    f"interrupted: {state.games:,} games kept in {out / CHECKPOINT}; "
+                    "the same command with --resume goes on"
+                )
     return state, K.from_nibbles(shape, weights)
 
 
