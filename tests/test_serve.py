@@ -8,6 +8,7 @@ import http.client
 import json
 import socket
 import struct
+import subprocess
 import sys
 import tomllib
 import urllib.error
@@ -24,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import offline  # noqa: E402
-from serve import accepts_gzip, start_server  # noqa: E402
+import serve as serve_module  # noqa: E402
+from serve import accepts_gzip, parse_range, start_server  # noqa: E402
 
 ISOLATION = {
     "Cross-Origin-Opener-Policy": "same-origin",
@@ -354,3 +356,234 @@ def test_accept_encoding_is_read_as_the_client_meant_it(header, takes):
 @given(st.text())
 def test_any_accept_encoding_header_gives_an_answer(header):
     assert accepts_gzip(header) in (True, False)
+
+
+# The house kept private (issue 53): only the page's files, only to this machine's names.
+
+
+def raw_status(base_url: str, request: bytes) -> tuple[str, bytes]:
+    """The status line and body of one request written byte for byte (any path, any Host); it closes the
+    connection (``Connection: close``, or HTTP/1.0), so the answer is read to its end."""
+    host, port = base_url.removeprefix("http://").split(":")
+    reply = b""
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)
+        while chunk := connection.recv(65536):
+            reply += chunk
+    head, _, body = reply.partition(b"\r\n\r\n")
+    return head.split(b"\r\n")[0].decode("latin-1"), body
+
+
+def get_raw(base_url: str, path: str, host: str = "127.0.0.1", *headers: str, method: str = "GET") -> tuple[str, bytes]:
+    lines = [f"{method} {path} HTTP/1.1", f"Host: {host}", "Connection: close", *headers, "", ""]
+    return raw_status(base_url, "\r\n".join(lines).encode("latin-1"))
+
+
+@pytest.fixture
+def house(tmp_path: Path) -> Iterator[tuple[Path, str]]:
+    """A small page beside the private things of a checkout; the server of that folder."""
+    _small_site(tmp_path)
+    for name in (".git/config", ".venv/pyvenv.cfg", ".ci/run", ".env", "lab-out/run/checkpoint.npz", "tools/serve.py"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(f"secret {name}")
+    for name in ("tests/test_x.py", "docs/results.md", "README.md", "py/app/checkpoint.npz", "py/app/.cache"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(f"secret {name}")
+    for base_url in serve(tmp_path):
+        yield tmp_path, base_url
+
+
+PRIVATE_PATHS = [
+    "/.git/config",
+    "/.venv/pyvenv.cfg",
+    "/.ci/run",
+    "/.env",
+    "/lab-out/run/checkpoint.npz",
+    "/lab-out/",
+    "/tools/serve.py",
+    "/tests/test_x.py",
+    "/docs/results.md",
+    "/README.md",  # not the page's: only the names it loads are served
+    "/py/app/checkpoint.npz",
+    "/py/app/.cache",
+    "//.git/config",
+    "/py/../.git/config",
+    "/%2e%2e/.git/config",
+    "/%2Egit/config",
+    "/css/../tools/serve.py",
+]
+
+
+def test_only_the_pages_files_are_served_never_the_houses(house):
+    root, base_url = house
+    for path in PRIVATE_PATHS:
+        status, body = get_raw(base_url, path)
+        assert status.startswith("HTTP/1.1 404") and b"secret" not in body, (path, status)
+        assert get_raw(base_url, path, method="HEAD")[0].startswith("HTTP/1.1 404")
+    for path in ("/", "/index.html", "/py/app/main.py", "/w.toml", "/icons/i.png", "/offline-files.js"):
+        assert get_raw(base_url, path)[0] == "HTTP/1.1 200 OK", path
+    (root / "later.js").write_text("a script the page names after the server started")
+    (root / "index.html").write_text((root / "index.html").read_text() + '<script src="./later.js"></script>')
+    assert get_raw(base_url, "/later.js")[0] == "HTTP/1.1 200 OK"
+
+
+@pytest.mark.parametrize(
+    "path", ["/.git/HEAD", "/.ci/run", "/tools/serve.py", "/tests/test_serve.py", "/docs/results.md", "/pyproject.toml"]
+)
+def test_the_repositorys_private_files_are_404_and_its_page_is_served(base_url, path):
+    assert get(base_url + path)[0] == 404
+    assert get(base_url + "/index.html")[0] == 200
+
+
+@pytest.mark.parametrize("path", ["/py/", "/css/", "/icons/", "/networks/", "/py/app/"])
+def test_no_folder_is_listed(base_url, path):
+    assert get(base_url + path)[0] == 404
+
+
+def test_no_link_out_of_the_root_is_followed(tmp_path):
+    root, outside = tmp_path / "root", tmp_path / "outside"
+    root.mkdir()
+    outside.mkdir()
+    (outside / "secret.txt").write_text("secret outside")
+    (root / "index.html").write_text("<!doctype html><p>page</p>")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text("secret inside")
+    (root / "out").symlink_to(outside, target_is_directory=True)
+    (root / "secret.txt").symlink_to(outside / "secret.txt")
+    (root / "git").symlink_to(root / ".git", target_is_directory=True)  # inside, but to a private folder
+    (root / "alias.html").symlink_to(root / "index.html")  # inside: followed
+    for base_url in serve(root):
+        for path in ("/out/secret.txt", "/secret.txt", "/git/config", "/out/", "/out"):
+            status, body = get_raw(base_url, path)
+            assert status.startswith("HTTP/1.1 404") and b"secret" not in body, (path, status)
+        assert get_raw(base_url, "/alias.html") == ("HTTP/1.1 200 OK", b"<!doctype html><p>page</p>")
+
+
+@needs_node_modules
+def test_a_link_to_this_checkouts_node_modules_is_followed_as_the_bare_page_needs(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    (tmp_path / "node_modules").symlink_to(ROOT / "node_modules", target_is_directory=True)
+    for base_url in serve(tmp_path):
+        assert get(base_url + "/node_modules/pyodide/pyodide.mjs")[0] == 200
+        assert get(base_url + "/node_modules/.package-lock.json")[0] == 404
+
+
+@pytest.mark.parametrize(
+    "host, status",
+    [
+        ("127.0.0.1", 200),
+        ("localhost", 200),
+        ("LocalHost:8000", 200),
+        ("[::1]", 200),
+        ("[::1]:8000", 200),
+        ("127.0.0.1:1234", 200),
+        ("attacker.example", 421),
+        ("attacker.example:8000", 421),
+        ("localhost.attacker.example", 421),
+        ("127.0.0.1.nip.io", 421),
+        ("[::1]evil", 421),
+        ("localhost:80x", 421),
+        ("10.0.0.5", 421),
+    ],
+)
+def test_only_the_servers_own_host_names_are_answered(base_url, host, status):
+    assert get_raw(base_url, "/index.html", host)[0].startswith(f"HTTP/1.1 {status}")
+
+
+def test_a_request_without_host_is_answered_and_the_host_it_was_started_with_is_its_own(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    for base_url in serve(tmp_path):
+        assert raw_status(base_url, b"GET /index.html HTTP/1.0\r\n\r\n")[0].endswith("200 OK")
+    server = serve_module.make_server(tmp_path, port=0, host="127.0.0.2")  # every 127/8 address is this machine
+    try:
+        assert "127.0.0.2" in server.RequestHandlerClass.func.hosts  # type: ignore[attr-defined]
+    finally:
+        server.server_close()
+
+
+@pytest.mark.parametrize(
+    "path", ["/index.html%00", "/%00", "/index%00.html", "/a%0Ab", "/a%0d%0aSet-Cookie:x", "/%7F", "/%1b"]
+)
+def test_a_control_character_in_the_path_is_400(base_url, path):
+    assert get_raw(base_url, path)[0].startswith("HTTP/1.1 400")
+
+
+def test_absurd_ranges_are_416_or_the_whole_file_as_documented(base_url):
+    whole = (ROOT / "index.html").read_bytes()
+    huge = "9" * 5000  # past int()'s 4300 digits
+    answers = {
+        f"bytes={huge}-": ("416", b""),
+        "bytes=99999999999999999999-": ("416", b""),
+        "bytes=-0": ("416", b""),
+        f"bytes=-{huge}": ("206", whole),  # the last "n" bytes: all of them
+        f"bytes=0-{huge}": ("206", whole),
+        "bytes=" + ",".join(["0-1"] * 3000): ("200", whole),  # several: the whole file
+        "bytes=0-1, 5-9": ("200", whole),
+        "bytes=a-b": ("200", whole),
+        "bytes=--1": ("200", whole),
+        "bytes=\u00b2-": ("200", whole),  # "²": a digit to str.isdigit, not an ASCII one
+        "bytes=": ("200", whole),
+        "lines=0-9": ("200", whole),
+    }
+    for header, (status, body) in answers.items():
+        line, got = get_raw(base_url, "/index.html", "127.0.0.1", f"Range: {header}")
+        assert line.startswith(f"HTTP/1.1 {status}") and got == body, header[:40]
+
+
+def test_parsing_a_range_takes_linear_time():
+    # A regular expression backtracked for minutes on this header, holding the GIL: timed in a process of its own.
+    header = "bytes=" + " " * 3000 + "-" + " " * 3000 + "x"
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import serve; print(serve.parse_range(sys.argv[2], 100))"
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT / "tools"), header], capture_output=True, timeout=30)
+    assert done.stdout.strip() == b"None"
+
+
+@given(st.text(), st.integers(0, 10**6))
+def test_any_range_header_gives_a_slice_of_the_file_or_none_or_false(header, size):
+    wanted = parse_range(header, size)
+    assert wanted in (None, False) or (isinstance(wanted, tuple) and 0 <= wanted[0] <= wanted[1] < size)
+
+
+def test_an_idle_connection_is_closed(tmp_path):
+    (tmp_path / "index.html").write_text("<!doctype html>")
+    assert serve_module.ProjectRequestHandler.timeout == serve_module.IDLE_TIMEOUT == 30
+    server, base_url = start_server(tmp_path, port=0, idle_timeout=0.2)
+    try:
+        host, port = base_url.removeprefix("http://").split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as silent:
+            assert silent.recv(1) == b""  # closed by the server, not by this test's 10 s
+        connection = http.client.HTTPConnection(host, int(port), timeout=10)
+        assert fetch_on(connection, "/index.html")[0] == 200
+        assert connection.sock is not None and connection.sock.recv(1) == b""  # kept, then closed when idle
+        connection.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "::1", "127.0.0.2"])
+def test_a_loopback_host_is_not_announced(host):
+    assert serve_module.exposure(ROOT, host, 8000) is None
+
+
+@pytest.mark.parametrize(
+    "host, whom", [("0.0.0.0", "this one"), ("", "this one"), ("192.168.1.5", "192.168.1.5"), ("box.lan", "box.lan")]
+)
+def test_a_server_open_to_the_network_says_so_in_one_line(monkeypatch, capsys, tmp_path, host, whom):
+    class Bound:
+        server_address = (host or "0.0.0.0", 8123)
+
+        def serve_forever(self) -> None:
+            raise KeyboardInterrupt
+
+        def server_close(self) -> None:
+            pass
+
+    monkeypatch.setattr(serve_module, "make_server", lambda *args, **kwargs: Bound())
+    assert serve_module.main(["--host", host, "--port", "8123", "--root", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    said = [line for line in lines if "every machine" in line]
+    assert said == [serve_module.exposure(tmp_path, host, 8123)]
+    assert f"every machine that can reach {whom} on port 8123" in said[0] and str(tmp_path.resolve()) in said[0]
+    assert serve_module.main(["--host", "127.0.0.1", "--port", "8123", "--root", str(tmp_path)]) == 0
+    assert "every machine" not in capsys.readouterr().out

@@ -10,6 +10,7 @@ import json
 import mimetypes
 import sys
 import threading
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 
 import offline  # noqa: E402
+import serve  # noqa: E402
 from serve import start_server  # noqa: E402
 
 pytestmark = pytest.mark.skipif(
@@ -53,6 +55,7 @@ def test_the_site_holds_every_offline_file_the_service_worker_and_the_network(bu
     for path in [*offline_files, "sw.js", network]:
         assert contents[path] == (ROOT / path).read_bytes(), path
     assert "node_modules/pyodide/pyodide.asm.wasm" in contents and "build/mpy/game2048/__init__.mpy" in contents
+    assert [path for path in contents if serve.private(path)] == [site.NO_JEKYLL]  # GitHub Pages' marker alone
 
 
 def test_its_offline_list_is_what_serve_py_serves(built):
@@ -64,6 +67,86 @@ def test_its_offline_list_is_what_serve_py_serves(built):
         server.shutdown()
         server.server_close()
     assert (built / "offline-files.js").read_bytes() == served == offline.manifest_script(ROOT)
+
+
+def test_the_dev_server_answers_every_file_of_the_site_and_no_other_top_level_name(built):
+    published = {path for path in _contents(built) if path != site.NO_JEKYLL}
+    others = {path.name for path in ROOT.iterdir()} - {path.split("/")[0] for path in published} - {*serve.DEV_PAGES}
+    assert {"tools", "tests", "docs", ".git", "README.md", "pyproject.toml"} <= others
+    server, base_url = start_server(ROOT, port=0)
+
+    def status(path: str) -> int:
+        request = urllib.request.Request(f"{base_url}/{path}", method="HEAD")
+        try:
+            with urllib.request.urlopen(request) as response:
+                return response.status
+        except urllib.error.HTTPError as error:
+            return error.code
+
+    try:
+        assert {path: status(path) for path in sorted(published)} == dict.fromkeys(sorted(published), 200)
+        assert {name: status(name) for name in sorted(others)} == dict.fromkeys(sorted(others), 404)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _page(root: Path) -> None:
+    """A small page of the real one's shape (its worker, configs, manifest and network), stand-ins for the rest."""
+    (root / "index.html").write_text(
+        '<link rel="stylesheet" href="./a.css"><link rel="manifest" href="./m.json">'
+        '<script type="py" src="./main.py" config="./pyscript.toml"></script>'
+        '<script type="py" worker name="ai" src="./w.py" config="./w.toml"></script>'
+    )
+    (root / "m.json").write_text('{"icons": []}')
+    (root / "pyscript.toml").write_text('[files]\n"./p.py" = "./p.py"\n')
+    (root / "w.toml").write_text("[files]\n")
+    (root / "networks").mkdir()
+    (root / offline.NETWORK_MANIFEST).write_text('{"file": "n.ntn"}')
+    for name in ("a.css", "main.py", "p.py", "w.py", "sw.js", "networks/n.ntn", *offline.RUNTIME_FILES):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(name)
+
+
+def _name_in_page(root: Path, name: str) -> None:
+    page = root / "index.html"
+    page.write_text(page.read_text() + f'<script src="./{name}"></script>')
+
+
+def _name_in_config(root: Path, name: str) -> None:
+    (root / "pyscript.toml").write_text(f'[files]\n"./p.py" = "./p.py"\n"./{name}" = "./x"\n')
+
+
+def _link_out(root: Path) -> None:
+    (root / "a.css").unlink()
+    (root / "a.css").symlink_to(root.parent / "outside.txt")
+
+
+PRIVATE_NAMED = {
+    "dot file": lambda root: _name_in_page(root, ".env.js"),
+    "checkpoint": lambda root: _name_in_config(root, "lab-out/run/checkpoint.npz"),
+    "tools": lambda root: _name_in_config(root, "tools/serve.py"),
+    "network out of networks/": lambda root: (root / offline.NETWORK_MANIFEST).write_text('{"file": "../x.npz"}'),
+    "link out of the checkout": _link_out,
+}
+
+
+@pytest.mark.parametrize("private", PRIVATE_NAMED.values(), ids=PRIVATE_NAMED.keys())
+def test_a_page_that_names_a_private_file_is_not_published(tmp_path, private):
+    root, out = tmp_path / "checkout", tmp_path / "site"
+    root.mkdir()
+    _page(root)
+    site.build(out, root=root)  # the page as it is: published
+    (tmp_path / "outside.txt").write_text("secret")
+    for name in (".env.js", "lab-out/run/checkpoint.npz", "x.npz", "tools/serve.py"):
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("secret")
+    before = _contents(out)
+    private(root)
+    with pytest.raises(ValueError, match="private files"):
+        site.build(out, root=root)
+    assert _contents(out) == before  # the previous site stays, with nothing private
+    assert not any(b"secret" in content for content in before.values())
 
 
 def test_a_build_is_the_same_bytes_and_replaces_the_previous_site_whole(built, tmp_path):

@@ -1,29 +1,31 @@
-"""The project's own small static server: the repo root, with the headers PyScript needs.
+"""The project's own small static server: the page, with the headers PyScript needs.
 
 PyScript workers use SharedArrayBuffer, which the browser only hands out to a
-cross-origin-isolated page (``Cross-Origin-Opener-Policy: same-origin``,
-``Cross-Origin-Embedder-Policy: require-corp``).  MIME types are pinned here:
-the host's tables may lack ``.mjs`` or ``.wasm``.
+cross-origin-isolated page (COOP ``same-origin``, COEP ``require-corp``).  MIME
+types are pinned: the host's tables may lack ``.mjs`` or ``.wasm``.  Caching:
+``node_modules/`` (pinned by package-lock.json) is ``immutable``, the rest
+``no-cache``, so an edit shows on reload.  ``/offline-files.js`` is made from
+memory: what ``sw.js`` caches, with SHA-256s and the cache's version (``offline.py``).
 
-Caching: the interpreter files under ``node_modules/`` (pinned by
-package-lock.json) are ``immutable`` for a year; everything else is
-``no-cache``, revalidated on every load, so an edit shows on reload and the
-service worker is never stale.  ``/offline-files.js`` is made from memory:
-the files ``sw.js`` caches, their SHA-256 and the cache's version (``offline.py``).
+As a static host answers: HTTP/1.1 with kept connections; gzip for text,
+bytecode and WebAssembly when accepted; one ``Range: bytes=a-b`` (``a-``,
+``-n``) is ``206`` with that slice, never gzipped (the network downloads in
+ranges), ``416`` past the end or for ``-0``, the whole file for several ranges
+or a malformed one (a server may ignore ``Range``), read in linear time.
 
-As a static host answers: HTTP/1.1 with kept connections (closed by
-``server_close``); gzip for text, bytecode and WebAssembly when the client
-accepts it; one ``Range: bytes=a-b`` (or ``a-``, ``-n``) answered ``206``
-with that slice, never compressed (the learned network downloads in ranges,
-so a slow line resumes), ``416`` past the end, the whole file for several.
-
-Usage::
+The page and nothing else (a checkout also holds ``.git``, ``.venv``, runs):
+only top-level names the page loads (``page_names``: ``page_files``, which
+tools/site.py publishes, the offline list and ``DEV_PAGES``), never a dot name,
+``lab-out/``, ``tools/``, ``tests/``, ``docs/`` or ``.npz`` (``private``), nor a
+real path (links followed) out of the root (``served``): 404; no folder listed.
+``421`` for a ``Host`` not its own (loopback, ``--host``, the address connected
+to), against DNS rebinding; ``400`` for a control character in the path; an
+idle connection closed after ``IDLE_TIMEOUT`` s.
 
     python tools/serve.py [--port 8000] [--host 127.0.0.1] [--root .] [--verbose]
 
-Importable for tests and benchmarks: ``start_server(root, port=0)`` returns
-``(server, base_url)`` with the server running in a daemon thread; stop it
-with ``server.shutdown()``.
+``start_server(root, port=0)`` returns ``(server, base_url)``, serving in a
+daemon thread (for tests and benchmarks); stop it with ``server.shutdown()``.
 """
 
 from __future__ import annotations
@@ -32,14 +34,15 @@ import argparse
 import functools
 import gzip
 import io
+import ipaddress
+import json
 import os
-import re
 import socket
 import sys
 import threading
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlsplit
 
@@ -94,28 +97,157 @@ PINNED_PREFIX = "/node_modules/"
 PINNED_CACHE = "public, max-age=31536000, immutable"  # versioned by package-lock.json
 REVALIDATE = "no-cache"  # a cheap 304 on every load: an edit shows up on reload
 
+SERVICE_WORKER = "sw.js"  # registered by offline.js; not in the cache it fills
+DEV_PAGES = ("bench.html",)  # the workers' benchmark (tools/bench_browser.py): served here, never published
+PRIVATE_FOLDERS = frozenset({"lab-out", "tools", "tests", "docs"})
+LINKABLE = (REPO_ROOT / "node_modules",)
+"""Where a link in a served folder may lead besides its root: this checkout's interpreter files, public and
+served here anyway (the bare page, ``tools/bare_page.py``, links its ``node_modules`` to them)."""
+IDLE_TIMEOUT = 30.0  # seconds a connection may wait for its next request (or a write): no thread held forever
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
+LONGEST_NUMBER = 18  # digits of a Range position read as a number; a longer one lies past any file
+
+
+def network_files(root: Path | str) -> list[str]:
+    """The learned network the worker downloads when chosen: the file its manifest names (none without one)."""
+    manifest = Path(root) / offline.NETWORK_MANIFEST
+    if not manifest.is_file():
+        return []
+    name = json.loads(manifest.read_text(encoding="utf-8"))["file"]
+    return [str(Path(offline.NETWORK_MANIFEST).parent / name)]
+
+
+def page_files(root: Path | str) -> list[str]:
+    """Every file of the page at ``root`` (sorted, relative paths): the offline list, ``sw.js`` and the network.
+
+    What tools/site.py publishes, and what ``page_names`` lets this server answer."""
+    return sorted({*offline.offline_files(root), SERVICE_WORKER, *network_files(root)})
+
+
+def private(path: str) -> bool:
+    """Whether a path (relative, ``/``-separated) is the house's and never the page's: a dot name anywhere
+    (``.git``, ``.venv``, ``.ci``, ``..``), a ``.npz`` (the lab's checkpoints, a network's coherence
+    accumulators) or anything under ``PRIVATE_FOLDERS``."""
+    parts = PurePosixPath(path).parts
+    if not parts:
+        return False
+    dot_name = any(part.startswith(".") for part in parts)
+    return dot_name or parts[0] in PRIVATE_FOLDERS or parts[-1].lower().endswith(".npz")
+
+
+def served(root: Path | str, path: str) -> bool:
+    """Whether ``path`` under ``root`` may be served (or published): not ``private``, and its real path (every
+    link followed) inside the real root, or in a ``LINKABLE`` folder, and not private there either."""
+    if private(path):
+        return False
+    real = os.path.realpath(os.path.join(root, path))
+    for folder, name in ((root, ""), *((linkable, linkable.name) for linkable in LINKABLE)):
+        base = os.path.realpath(folder)
+        if os.path.commonpath((real, base)) == base:
+            return not private(os.path.join(name, os.path.relpath(real, base)))
+    return False
+
+
+def page_names(root: Path | str) -> frozenset[str] | None:
+    """The top-level names served from ``root``: those of ``page_files``, the offline list made here and
+    ``DEV_PAGES``; ``None`` when ``root`` holds no page that can be read (a test's folder, the bare page),
+    where only ``served``'s rules apply."""
+    try:
+        files = page_files(root)
+    except (OSError, ValueError, KeyError, TypeError):  # no page, a broken one, a manifest without its file
+        return None
+    return frozenset({PurePosixPath(path).parts[0] for path in files} | {offline.MANIFEST_URL.lstrip("/"), *DEV_PAGES})
+
+
+class PageNames:
+    """``page_names`` of one root, read again when its page changes or a request names another (the page may
+    have gained it through a config): a request costs one ``stat`` of the page."""
+
+    def __init__(self, root: Path | str) -> None:
+        self.root = root
+        self._names: frozenset[str] | None = None
+        self._read_at: tuple[int, int] | None | bool = False  # the page's (mtime, size) when read; False: never
+
+    def allows(self, name: str) -> bool:
+        try:
+            stat = os.stat(os.path.join(self.root, offline.PAGE))
+            stamp: tuple[int, int] | None = (stat.st_mtime_ns, stat.st_size)
+        except OSError:
+            stamp = None
+        names = self._names
+        if stamp != self._read_at or (names is not None and name not in names):
+            self._names = names = page_names(self.root)
+            self._read_at = stamp
+        return names is None or name in names
+
+
+def _number(digits: str) -> int:
+    """``"0042"`` -> 42; past ``LONGEST_NUMBER`` digits, a number larger than any file (no long conversion)."""
+    digits = digits.lstrip("0") or "0"
+    return int(digits) if len(digits) <= LONGEST_NUMBER else 10**LONGEST_NUMBER
+
 
 def parse_range(header: str | None, size: int) -> tuple[int, int] | None | bool:
     """The byte range ``header`` asks of a file of ``size`` bytes, as ``(first, last)`` inclusive.
 
-    ``None`` when there is no range to honour (no header, several ranges, or
-    not one this server reads: the whole file is answered); ``False`` when
-    the range lies past the end (``416 Range Not Satisfiable``).
+    ``None`` when there is no range to honour (no header, several ranges, a
+    malformed one, another unit, or last before first: the whole file is
+    answered); ``False`` when the range lies past the end, or is ``-0``
+    (``416 Range Not Satisfiable``).  Linear in the header's length.
     """
     if not header:
         return None
-    match = re.fullmatch(r"\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*", header)
-    if match is None or match.group(1) == match.group(2) == "":
+    unit, equals, spec = header.partition("=")
+    if not equals or unit.strip().lower() != "bytes" or "," in spec:
         return None
-    first, last = match.group(1), match.group(2)
-    if first == "":  # the last n bytes
-        count = int(last)
+    first, dash, last = (part.strip() for part in spec.partition("-"))
+    if not dash or not (first or last) or not all(part.isascii() and part.isdigit() for part in (first, last) if part):
+        return None
+    if not first:  # the last n bytes
+        count = _number(last)
         return (max(size - count, 0), size - 1) if count > 0 and size > 0 else False
-    start = int(first)
-    end = min(int(last), size - 1) if last else size - 1
+    start = _number(first)
+    end = min(_number(last), size - 1) if last else size - 1
     if start >= size:
         return False
     return (start, end) if start <= end else None
+
+
+def host_name(header: str) -> str | None:
+    """The name a ``Host`` header gives, lowercased, without its port or a final dot (``[::1]:8000`` -> ``::1``);
+    ``None`` when malformed."""
+    value = header.strip().lower()
+    if value.startswith("["):  # an IPv6 address
+        name, bracket, rest = value[1:].partition("]")
+        if not bracket or (rest and not rest.startswith(":")):
+            return None
+        port = rest[1:]
+    else:
+        name, _, port = value.partition(":")
+    if port and not (port.isascii() and port.isdigit()):
+        return None
+    return name.removesuffix(".") or None
+
+
+def loopback(host: str) -> bool:
+    """Whether a ``--host`` serves this machine alone."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def exposure(root: Path | str, host: str, port: int) -> str | None:
+    """The line said when ``host`` is not a loopback address: what is served, and to whom; None for loopback."""
+    if loopback(host):
+        return None
+    where = "this one" if host in ("", "0.0.0.0", "::") else host  # a wildcard: every address of this machine
+    return (
+        f"Open to the network: {Path(root).resolve()}'s page (no dot files, lab-out, tools, tests, docs or .npz) "
+        f"to every machine that can reach {where} on port {port}, without a password; --host 127.0.0.1 keeps it here"
+    )
 
 
 def accepts_gzip(header: str | None) -> bool:
@@ -168,6 +300,9 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
 
     extensions_map = MIME_TYPES
     verbose = False
+    timeout = IDLE_TIMEOUT  # read by StreamRequestHandler.setup: the connection's socket timeout
+    hosts = LOOPBACK_HOSTS  # the Host names answered (make_server adds its --host)
+    page: PageNames | None = None  # the top-level names served (make_server's); None: only ``served``'s rules
     status = HTTPStatus.OK
     protocol_version = "HTTP/1.1"  # connections kept open between requests
     disable_nagle_algorithm = True  # else a kept connection's answer waits ~40 ms for the client's delayed ACK
@@ -177,6 +312,45 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
     def send_response(self, code: int, message: str | None = None) -> None:
         self.status = code
         super().send_response(code, message)
+
+    def parse_request(self) -> bool:
+        """As the stock one, then ``421`` for a Host not of this server's and ``400`` for a control character."""
+        if not super().parse_request():
+            return False
+        host = self.headers.get("Host")
+        if host and not self.own_host(host):  # none: HTTP/1.0, not a browser's
+            self.send_error(HTTPStatus.MISDIRECTED_REQUEST, explain="Host is not a name of this server")
+            return False
+        if any(ord(char) < 32 or ord(char) == 127 for char in unquote(urlsplit(self.path).path)):
+            self.send_error(HTTPStatus.BAD_REQUEST, explain="a control character in the path")
+            return False
+        return True
+
+    def own_host(self, header: str) -> bool:
+        """Whether a ``Host`` header names this server: ``hosts``, or the address the client connected to."""
+        name = host_name(header)
+        if name is None:
+            return False
+        return name in self.hosts or name == str(self.connection.getsockname()[0]).lower()
+
+    def refused(self) -> bool:
+        """Whether the file this request names is not the page's to serve (answered 404, as a missing file)."""
+        try:
+            path = self.translate_path(self.path)
+            if os.path.isdir(path):  # what the stock answer serves for it
+                indexes = [os.path.join(path, name) for name in ("index.html", "index.htm")]
+                path = next((index for index in indexes if os.path.isfile(index)), indexes[0])
+            relative = os.path.relpath(path, self.directory)
+            if not served(self.directory, relative):
+                return True
+        except (OSError, ValueError):  # a name the file system cannot hold
+            return True
+        return self.page is not None and not self.page.allows(PurePosixPath(relative).parts[0])
+
+    def list_directory(self, path: str | os.PathLike[str]) -> io.BytesIO | None:
+        """No folder is listed, as on a static host: the page names its files."""
+        self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+        return None
 
     def end_headers(self) -> None:
         for name, value in ISOLATION_HEADERS.items():
@@ -197,6 +371,9 @@ class ProjectRequestHandler(SimpleHTTPRequestHandler):
         super().send_header(keyword, value)
 
     def send_head(self):  # type: ignore[override]
+        if self.refused():
+            self.send_error(HTTPStatus.NOT_FOUND, "File not found")
+            return None
         if urlsplit(self.path).path != offline.MANIFEST_URL:
             if self.command == "GET" and self.headers.get("Range"):
                 return self.send_range()
@@ -317,9 +494,18 @@ def make_server(
     host: str = "127.0.0.1",
     verbose: bool = False,
     handler: type[ProjectRequestHandler] = ProjectRequestHandler,
+    idle_timeout: float = IDLE_TIMEOUT,
 ) -> QuietServer:
-    """A bound (not yet serving) server for ``root``; ``handler`` is a subclass's for tests that change answers."""
-    made = functools.partial(type("Handler", (handler,), {"verbose": verbose}), directory=str(root))
+    """A bound (not yet serving) server for ``root``; ``handler`` is a subclass's for tests that change answers.
+
+    It answers the Host names ``LOOPBACK_HOSTS`` and ``host``, and closes a connection idle ``idle_timeout`` s."""
+    settings = {
+        "verbose": verbose,
+        "timeout": idle_timeout,
+        "hosts": LOOPBACK_HOSTS | {name for name in [host_name(host)] if name},
+        "page": PageNames(root),
+    }
+    made = functools.partial(type("Handler", (handler,), settings), directory=str(root))
     return QuietServer((host, port), made)
 
 
@@ -328,12 +514,13 @@ def start_server(
     port: int = 0,
     host: str = "127.0.0.1",
     handler: type[ProjectRequestHandler] = ProjectRequestHandler,
+    idle_timeout: float = IDLE_TIMEOUT,
 ) -> tuple[QuietServer, str]:
     """Serve ``root`` in a daemon thread; returns the server and its base URL (no trailing slash).
 
     The page's precompiled modules are brought up to date first (``precompile.build``)."""
     precompile.build(root)
-    server = make_server(root, port, host, handler=handler)
+    server = make_server(root, port, host, handler=handler, idle_timeout=idle_timeout)
     thread = threading.Thread(target=server.serve_forever, name="serve", daemon=True)
     thread.start()
     bound_host, bound_port = server.server_address[:2]
@@ -357,7 +544,11 @@ def main(argv: list[str] | None = None) -> int:
     except OSError as exc:
         print(f"cannot listen on {args.host}:{args.port}: {exc}", file=sys.stderr)
         return 1
-    print(f"Serving {args.root} at http://{args.host}:{args.port}/  (Ctrl+C to stop)", flush=True)
+    port = server.server_address[1]
+    print(f"Serving {args.root} at http://{args.host}:{port}/  (Ctrl+C to stop)", flush=True)
+    warning = exposure(args.root, args.host, port)
+    if warning:
+        print(warning, flush=True)
     try:
         server.serve_forever()
     except KeyboardInterrupt:

@@ -3,12 +3,16 @@
 The folder holds what the page fetches and nothing else: the files of the
 offline list (``offline.offline_files``: the page, its precompiled Python and configs, CSS,
 scripts, icons, the interpreters from node_modules), ``sw.js``, the learned
-network its manifest names, and two files written here:
+network its manifest names (``serve.page_files``, what the dev server answers),
+and two files written here:
 
 * ``offline-files.js``, by ``offline.manifest_script`` (the bytes serve.py
   makes in memory), so the service worker registers and offline play works;
 * ``.nojekyll``: GitHub Pages' Jekyll would drop ``node_modules/`` (in its
   default ``exclude``) and every name starting with ``_`` (``__init__.py``).
+
+A page that names a file the dev server keeps private (``serve.served``: a dot
+name, ``lab-out/``, a ``.npz``, a link out of the checkout...) is refused.
 
 No header is needed: the AI worker runs without cross-origin isolation (the
 page only awaits its answers), and the one strict type, JavaScript for
@@ -25,7 +29,6 @@ Usage::
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import sys
@@ -35,26 +38,22 @@ if str(Path(__file__).resolve().parent) not in sys.path:
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import offline  # noqa: E402  (tools/ is not a package)
 import precompile  # noqa: E402
+import serve  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-SERVICE_WORKER = "sw.js"  # registered by offline.js; not in the cache it fills
 MANIFEST_FILE = offline.MANIFEST_URL.lstrip("/")  # the file serve.py makes in memory
-NO_JEKYLL = ".nojekyll"
-
-
-def network_files(root: Path) -> list[str]:
-    """The learned network the worker downloads when chosen: the file its manifest names (none without one)."""
-    manifest = root / offline.NETWORK_MANIFEST
-    if not manifest.is_file():
-        return []
-    name = json.loads(manifest.read_text(encoding="utf-8"))["file"]
-    return [str(Path(offline.NETWORK_MANIFEST).parent / name)]
+NO_JEKYLL = ".nojekyll"  # the one dot name of a site: GitHub Pages' marker, empty
 
 
 def site_files(root: Path | str) -> list[str]:
-    """Every file copied from ``root`` into the site (sorted, relative paths): all but the two written here."""
-    root = Path(root)
-    return sorted({*offline.offline_files(root), SERVICE_WORKER, *network_files(root)})
+    """Every file copied from ``root`` into the site (sorted, relative paths): all but the two written here.
+
+    ``ValueError`` naming those the dev server would refuse: the site publishes nothing it keeps private."""
+    files = serve.page_files(root)
+    refused = [path for path in files if not serve.served(root, path)]
+    if refused:
+        raise ValueError(f"the page names private files or files outside {root}: {refused}")
+    return files
 
 
 def _replaceable(out: Path, root: Path) -> bool:
