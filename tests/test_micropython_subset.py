@@ -87,6 +87,39 @@ def test_each_page_module_keeps_to_micropython(module: str) -> None:
     assert problems((ROOT / module).read_text()) == []
 
 
+CLOCK_MODULE = "py/app/browser/clock.py"
+WALL_CLOCK_READINGS = {"time", "ticks_ms", "ticks_us", "ticks_diff", "ticks_add"}
+
+
+def wall_clock_waits(source: str) -> list[str]:
+    """Each wait or time reading of ``source`` by MicroPython's own clock, as "line N: what".
+
+    In the browser, MicroPython's ``time.ticks_ms`` is ``Date.now()`` and its ``asyncio.sleep`` waits until that
+    clock reaches a time: a clock set back stops such a wait (issue 53).  ``app.browser.clock`` waits by the
+    browser's timer; ``asyncio.sleep(0)`` only lets ready tasks run."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)):
+            continue
+        owner = node.func.value.id if isinstance(node.func.value, ast.Name) else ""
+        if owner == "asyncio" and node.func.attr == "sleep":
+            if not (len(node.args) == 1 and isinstance(node.args[0], ast.Constant) and node.args[0].value == 0):
+                found.append(f"line {node.lineno}: asyncio.sleep")
+        elif owner == "time" and node.func.attr in WALL_CLOCK_READINGS:
+            found.append(f"line {node.lineno}: time.{node.func.attr}()")
+    return sorted(found, key=lambda text: int(text.split(":")[0].split()[1]))
+
+
+@pytest.mark.parametrize("module", [module for module in PAGE_MODULES if module != CLOCK_MODULE])
+def test_each_page_module_waits_by_the_browsers_timer_not_the_wall_clock(module: str) -> None:
+    assert wall_clock_waits((ROOT / module).read_text()) == []
+
+
+def test_the_wall_clock_check_names_each_wait() -> None:
+    source = "await asyncio.sleep(0)\nawait asyncio.sleep(1)\nnow = time.ticks_ms()\nawait sleep(1)\nt = time.time()\n"
+    assert wall_clock_waits(source) == ["line 2: asyncio.sleep", "line 3: time.ticks_ms()", "line 5: time.time()"]
+
+
 def test_the_check_names_what_micropython_lacks() -> None:
     source = (
         "from __future__ import annotations\n"

@@ -14,11 +14,14 @@ from game2048.board import to_rows
 from game2048.game import Game
 
 SETTLE_TIMEOUT_MS = 20_000
+SETTLED_SELECTOR = '#board[data-settled="true"]'
+TILES_JS = "els => els.map(e => [e.textContent.trim(), e.dataset.row, e.dataset.col])"
+"""``page.eval_on_selector_all("#board .tile", TILES_JS)``: each tile's text, row and column (``board_rows``)."""
 
 
 def wait_settled(page: Any) -> None:
     """Until no move is queued or being drawn (``#board[data-settled="true"]``)."""
-    page.wait_for_selector('#board[data-settled="true"]', state="attached", timeout=SETTLE_TIMEOUT_MS)
+    page.wait_for_selector(SETTLED_SELECTOR, state="attached", timeout=SETTLE_TIMEOUT_MS)
 
 
 def listen_to_live_region(page: Any) -> None:
@@ -48,9 +51,11 @@ def live_region_lines(page: Any) -> list[str]:
 def read_board(page: Any) -> list[list[int]]:
     """The board as shown: 4 rows of tile values from the settled ``.tile`` elements (one per cell)."""
     wait_settled(page)
-    tiles = page.eval_on_selector_all(
-        "#board .tile", "els => els.map(e => [e.textContent.trim(), e.dataset.row, e.dataset.col])"
-    )
+    return board_rows(page.eval_on_selector_all("#board .tile", TILES_JS))
+
+
+def board_rows(tiles: list[list[str]]) -> list[list[int]]:
+    """4 rows of tile values from the tiles ``TILES_JS`` read, each cell held by one tile at most."""
     rows = [[0] * 4 for _ in range(4)]
     for text, row, col in tiles:
         r, c = int(row), int(col)

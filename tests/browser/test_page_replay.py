@@ -6,6 +6,8 @@ import pytest
 from pagekit import engine_rows, loaded_modules, read_board, wait_settled
 from storage_kit import saved_game
 
+from app.browser.page_options import MAX_QUERY_CHARS
+from app.games.replay_view import LINK_LIMIT_BYTES
 from game2048 import board as B
 from game2048.game import Game
 from game2048.game_record import GameRecord, decision, encode_game, positions
@@ -267,4 +269,42 @@ def test_your_games_and_the_replay_are_built_at_first_use_by_their_keys_and_butt
     assert page.is_visible("#replay-view")
     page.keyboard.press("Escape")
     assert page.is_hidden("#replay-view") and read_board(page) == engine_rows(50, ["left"])
+    assert run.errors == []
+
+
+def test_a_game_whose_link_would_be_too_long_is_offered_as_a_file_that_opens_again(open_page, server_url, tmp_path):
+    """Issue 53: a 1 MB ?game= link got the server's bare 414; static hosts refuse links from about 8 KB.  An
+    option the page keeps in its links pads the address (a game long enough would take hours to play): the query
+    the page opens with is within what it reads (``MAX_QUERY_CHARS``), the link it would make is not."""
+    record = recorded(64, 30)
+    code = encode_game(record.seed, record.moves)
+    pad = "p" * (MAX_QUERY_CHARS - 2 - len(f"seed=5&pad=&game={code}"))
+    link = f"{server_url}/index.html?pad={pad}&game={code}"  # what Copy link would make: seed= goes
+    assert len(link) > LINK_LIMIT_BYTES
+    run = open_page(f"seed=5&pad={pad}&game={code}")
+    page = run.page
+    page.wait_for_selector("#replay-view", state="visible")
+    page.click("#replay-copy-link")
+    page.wait_for_selector("#replay-save-file", state="visible")
+    assert page.text_content("#replay-copy-status").startswith(
+        f"This game is too long to share as a link: its link would be {len(link):,} bytes"
+    )
+    assert page.is_hidden("#replay-link") and page.input_value("#replay-link") == ""
+    with page.expect_download() as downloading:
+        page.click("#replay-save-file")
+    download = downloading.value
+    assert download.suggested_filename == "2048-game-64.jsonl"
+    path = tmp_path / download.suggested_filename
+    download.save_as(path)
+    assert GameRecord.from_dict(json.loads(path.read_text())["record"]).moves == record.moves
+    page.keyboard.press("Escape")
+    page.wait_for_selector("#replay-view", state="hidden")
+    page.keyboard.press("g")
+    page.set_input_files("#games-file", str(path))
+    page.wait_for_selector("#games-table")
+    page.click("#games-table tbody tr:nth-child(1) .games-open")
+    page.wait_for_selector("#replay-view", state="visible")
+    assert page.text_content("#replay-title") == "Lab game, seed 64"
+    page.keyboard.press("End")
+    assert shown_rows(page) == B.to_rows(positions(record)[30][0])
     assert run.errors == []

@@ -10,7 +10,8 @@ fails during a search (not a refused request: the call itself) is marked
 for a restart, which ``restart()`` performs with a new worker.
 
 Time limits count the page's progress, not wall time alone (``_within``):
-the clock advances by ticks of the page's own timer, a tick that comes late
+the clock advances by ticks of the page's own timer (``app.browser.clock``:
+the browser's, which a clock set back does not stop), a tick that comes late
 (a background tab, a busy machine, a slow phone holding the main thread)
 counts as one tick, and a call is given up only at a second tick past its
 limit, so an answer that arrived while the page was held back is read
@@ -23,7 +24,8 @@ script tag; CPython tests hand in fakes).
 
 import asyncio
 import json
-import time
+
+from app.browser.clock import monotonic, sleep
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -171,16 +173,15 @@ class AiClient:
                 error = f"the AI did not finish building its tables within {self.start_timeout_s:g} s"
                 return {"ok": False, "error": error, "restart": True}
         timeout = 0.0 if budget_ms is None else budget_ms / 1000.0 * TIMEOUT_FACTOR + TIMEOUT_SLACK_S
+        worker = self.worker
         try:
-            exported = getattr(self.worker, function)
+            exported = getattr(worker, function)
             called = exported(json.dumps(request))
             raw = await (_awaitable(called) if budget_ms is None else _within(called, timeout))
         except asyncio.TimeoutError:  # noqa: UP041 - MicroPython has no builtin TimeoutError
-            self.needs_restart = True
-            return {"ok": False, "error": f"the AI did not answer within {timeout:.1f} s", "restart": True}
+            return self._failed(worker, f"the AI did not answer within {timeout:.1f} s")
         except Exception as exc:  # noqa: BLE001 - the worker itself failed: it is restarted before the next try
-            self.needs_restart = True
-            return {"ok": False, "error": f"the AI stopped working ({_describe(exc)})", "restart": True}
+            return self._failed(worker, f"the AI stopped working ({_describe(exc)})")
         try:
             answer = json.loads(str(raw))
         except ValueError:
@@ -188,6 +189,14 @@ class AiClient:
         if not isinstance(answer, dict) or "ok" not in answer:
             return {"ok": False, "error": "the AI's answer has no 'ok' field"}
         return answer
+
+    def _failed(self, worker: Any, error: str) -> dict[str, Any]:
+        """The answer to a call that ``worker`` failed: a restart, unless a new worker has replaced it meanwhile
+        (a call asked of the worker before, ended by its death): the new one is not restarted for it."""
+        if worker is not self.worker:
+            return {"ok": False, "error": f"{error}; that worker has been replaced since"}
+        self.needs_restart = True
+        return {"ok": False, "error": error, "restart": True}
 
 
 async def _within(awaitable: Any, limit_s: float) -> Any:
@@ -206,9 +215,9 @@ async def _within(awaitable: Any, limit_s: float) -> Any:
         counted = 0.0
         past = False
         while True:
-            last = _ticks()
-            await asyncio.sleep(tick)
-            counted += min(_seconds_since(last), tick)
+            last = monotonic()
+            await sleep(tick)
+            counted += min(monotonic() - last, tick)
             if counted >= limit_s - tick / 2:
                 if past:
                     break
@@ -227,18 +236,6 @@ async def _within(awaitable: Any, limit_s: float) -> Any:
         watchdog.cancel()
         if not task.done():  # the call itself was cancelled: so is what it waited for
             task.cancel()
-
-
-def _ticks() -> Any:
-    """A reading of a clock that only goes forward (MicroPython: ``ticks_ms``; CPython: ``perf_counter``)."""
-    return time.ticks_ms() if hasattr(time, "ticks_ms") else time.perf_counter()
-
-
-def _seconds_since(reading: Any) -> float:
-    """Seconds since ``_ticks()`` gave ``reading`` (MicroPython's milliseconds wrap around: ``ticks_diff``)."""
-    if hasattr(time, "ticks_diff"):
-        return time.ticks_diff(time.ticks_ms(), reading) / 1000.0  # type: ignore[attr-defined]
-    return float(time.perf_counter() - reading)
 
 
 def _known_move(answer: dict[str, Any]) -> dict[str, Any]:

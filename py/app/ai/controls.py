@@ -6,7 +6,8 @@ The rules that matter for a person watching:
 
 * the game is playable before the AI is: its buttons say "AI loading…" and
   stay disabled until the worker has built its tables, while the status line
-  shows the loading stage and its seconds (``show_loading``); only a new stage
+  shows the loading stage and its seconds (``show_loading``, by the clock that
+  only goes forward: ``app.browser.clock``); only a new stage
   is said in the live region, since a count read out every second would drown
   what the player does meanwhile;
 * a manual move (any move key, swipe or drag, even one that changes nothing) or a new game
@@ -26,13 +27,12 @@ hint as "Hint: left") and the readout; the moves the AI plays are said by the
 session, like a person's.
 """
 
-import asyncio
-
 from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS, START_TIMEOUT_S, AiClient
 from app.ai.panel import AiPanel
 from app.ai.split import AiTeam
 from app.board.play import AI, HUMAN, Intent, PlaySession
 from app.browser.announce import hint_sentence
+from app.browser.clock import monotonic, sleep
 from app.browser.wiring import Wiring
 from game2048.board import to_rows
 from game2048.game_record import RecordError, decision_from_answer
@@ -114,6 +114,8 @@ class AiControls:
                 callback()
 
     async def _connect(self, restart: bool) -> None:
+        if restart:
+            self.panel.worker_gone()  # and with it what it downloaded: the new worker's download is said anew
         self._update_buttons()
         self._loading = True
         self._wiring.spawn(show_loading(self.client, lambda: self._loading, self._set_status))
@@ -331,7 +333,7 @@ class AiControls:
                 self._fate(PLAYED)
                 self.session.submit(ai_move(answer))
                 if self.panel.settings.pause_ms:
-                    await asyncio.sleep(self.panel.settings.pause_ms / 1000)
+                    await sleep(self.panel.settings.pause_ms / 1000)
         finally:
             self._update_buttons()
 
@@ -411,20 +413,21 @@ def loading_status(stage: str, attempt: int, seconds: int, step_seconds: int) ->
 async def show_loading(
     client: "AiClient | AiTeam", loading: "Callable[[], bool]", set_status: "Callable[..., None]"
 ) -> None:
-    """While ``loading()``, ``client``'s stage on the status line (``set_status(text, say=...)``) once a second."""
-    seconds = 0
+    """While ``loading()``, ``client``'s stage on the status line (``set_status(text, say=...)``) once a second.
+
+    The seconds are read from ``monotonic()``: a clock set back or forward meanwhile changes nothing."""
+    started = monotonic()
     said = ""
-    step_seconds = 0
+    step_started = started
     step_of = ("", 0)  # (stage, attempt) the step's seconds count for
     while loading():
+        now = monotonic()
         stage, attempt = client.stage, client.attempts
         if (stage, attempt) != step_of:
-            step_of, step_seconds = (stage, attempt), 0
-        status = loading_status(stage, attempt, seconds, step_seconds)
+            step_of, step_started = (stage, attempt), now
+        status = loading_status(stage, attempt, int(now - started + 0.5), int(now - step_started + 0.5))
         if status is not None:
             text, said_now = status
             set_status(text, say=said_now if said_now != said else "")
             said = said_now
-        await asyncio.sleep(1)
-        seconds += 1
-        step_seconds += 1
+        await sleep(1)

@@ -13,6 +13,8 @@ Plain Python for the page's MicroPython.
 
 import asyncio
 
+from app.browser.clock import sleep
+
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
     from typing import Any
@@ -93,7 +95,8 @@ async def download(client: "Any", base: str, show: "Callable[[str], None]") -> "
 
     The answer always has ``ok``: a worker that died (a progress poll that
     failed for want of an answer) comes back as the client's own failure
-    answer, with ``restart``; the download is then given up.
+    answer, with ``restart``; the download is then given up.  Cancelled (its
+    worker replaced), it cancels its ``load_network`` call too.
     """
     outcome: dict[str, Any] = {}
 
@@ -102,17 +105,20 @@ async def download(client: "Any", base: str, show: "Callable[[str], None]") -> "
 
     task = asyncio.create_task(load())
     shown = ""
-    while "answer" not in outcome:
-        progress = await client.call("network_progress", {}, PROGRESS_BUDGET_MS)
-        if "answer" in outcome:
-            break
-        if not progress.get("ok") and progress.get("restart"):
+    try:
+        while "answer" not in outcome:
+            progress = await client.call("network_progress", {}, PROGRESS_BUDGET_MS)
+            if "answer" in outcome:
+                break
+            if not progress.get("ok") and progress.get("restart"):
+                return progress
+            text = progress_text(progress if progress.get("ok") else {})
+            if text != shown:
+                show(text)
+                shown = text
+            await sleep(POLL_S)
+        await task
+    finally:
+        if not task.done():  # given up, or the download itself cancelled (its worker replaced): the call too
             task.cancel()
-            return progress
-        text = progress_text(progress if progress.get("ok") else {})
-        if text != shown:
-            show(text)
-            shown = text
-        await asyncio.sleep(POLL_S)
-    await task
     return outcome["answer"]

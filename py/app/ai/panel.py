@@ -7,9 +7,12 @@ preset it had (the settings' stand-in) until the network is in.  The preset
 list and the weights show the preset the AI really plays; the choice saved is
 the player's, kept until they choose another: a download that fails is said,
 and tried again on the next load.  The download's progress has a line of its
-own (``#ai-network``), so a hint never hides it.  The status line and the
-readout show what the AI is doing and its last decision; the status is also
-said through the view's live region.  ``AiControls`` runs the actions.
+own (``#ai-network``), so a hint never hides it; the line shows only while the
+player's choice is ``learned`` and the worker downloading is the one in use (a
+worker that dies takes its download with it, and the next one downloads
+again: ``worker_gone``).  The status line and the readout show what the AI is
+doing and its last decision; the status is also said through the view's live
+region.  ``AiControls`` runs the actions.
 """
 
 from app.ai.client import AiClient
@@ -49,7 +52,9 @@ class AiPanel:
         self.preset_defaults: dict[str, dict[str, float]] = {}
         self.decisions = 0
         self.network_ready = False  # this worker holds the learned network
-        self._network_loading = False
+        self._network_task: Any = None  # the download this worker runs, until it ends
+        self._network_run = 0  # which download is this worker's: one begun before is not (``worker_gone``)
+        self._network_text = ""  # how far the download is, for the network's line
         self.on_failure: Callable[[dict[str, Any]], None] = lambda _answer: None  # a worker that died: main wires it
         el = document.getElementById
         self.status = el("ai-status")
@@ -74,15 +79,26 @@ class AiPanel:
 
     def worker_ready(self) -> None:
         """A worker answered: its presets fill the list, and a chosen learned network is downloaded again."""
+        self.worker_gone()  # a new worker: the network, if chosen, is downloaded again (or read from cache)
         self.preset_defaults = {p["name"]: dict(p["default_weights"]) for p in self.client.presets}
         self.settings.restrict_to(self.preset_defaults)
-        self.network_ready = False  # a new worker: the network, if chosen, is downloaded again (or read from cache)
         wanted = self.settings.preset
         if self._needs_download(wanted):  # the player's choice comes back; meanwhile the algorithm's own plays
             self.settings.choose_preset(wanted, available=False)
-            self._wiring.spawn(self._load_network())
+            self._start_download()
         self._fill_presets()
         self._show_settings()
+
+    def worker_gone(self) -> None:
+        """The worker is gone or being replaced: so is the network it held, and the download it ran is over
+        (cancelled; whatever it ends with is not said), its line hidden."""
+        self._network_run += 1
+        task, self._network_task = self._network_task, None
+        if task is not None:
+            task.cancel()
+        self.network_ready = False
+        self._network_text = ""
+        self._show_network()
 
     def _save(self) -> None:
         saved = self.storage.settings()
@@ -106,6 +122,7 @@ class AiPanel:
         if self.preset_defaults:
             self.settings.restrict_to(self.preset_defaults)
         self._show_settings()
+        self._show_network()  # the algorithm's own preset: the network's line goes (its download goes on)
         self._save()
         if self.settings.preset != before:
             self.set_status(preset_change_text(self.settings.algorithm, before, self.settings.preset))
@@ -119,34 +136,46 @@ class AiPanel:
         self._save()
         self._show_settings()  # a preset that waits for its network: the list goes on showing what plays
         if waits:
-            self._wiring.spawn(self._load_network())  # the preset plays once its network is in
+            self._start_download()  # the preset plays once its network is in
+        self._show_network()  # another preset: the network's line goes (its download goes on); learned: it comes
 
     def _needs_download(self, name: str) -> bool:
         return any(p["name"] == name and p.get("download") for p in self.client.presets)
 
-    async def _load_network(self) -> None:
+    def _start_download(self) -> None:
+        """The worker downloads the learned network, unless it already is."""
+        if self._network_task is None:
+            self._network_run += 1
+            self._network_task = self._wiring.spawn(self._load_network(self._network_run))
+
+    async def _load_network(self, run: int) -> None:
         """Have the worker download the learned network, showing how far it is; then play it, or say why not.
 
         Meanwhile the AI plays the stand-in; a failure is said, and the player's
         choice stays saved (the next load tries again, as does choosing it).
+        A download whose worker was replaced meanwhile (``run`` is not the
+        current one) says nothing: the new worker downloads on its own.
         """
-        if self._network_loading:
-            return
-        self._network_loading = True
-        self._show_network(progress_text({}))
+        self._progress(run, progress_text({}))
         self.set_status(f"The AI plays {self.settings.playing} until the learned network is in.")
         try:
             base = page_folder(str(self.document.baseURI))
-            answer = await download(self.client, base, self._show_network)
+            answer = await download(self.client, base, lambda text: self._progress(run, text))
         finally:
-            self._network_loading = False
-            self._show_network("")
+            if run == self._network_run:
+                self._network_task = None
+                self._network_text = ""
+                self._show_network()
+        if run != self._network_run:
+            return
         if answer.get("ok"):
             self.network_ready = True
-            if self.settings.stand_in is not None and self._needs_download(self.settings.preset):
+            wanted = self._needs_download(self.settings.preset)  # the player may have chosen another meanwhile
+            if self.settings.stand_in is not None and wanted:
                 self.settings.arrived()
                 self._show_settings()
-            self.set_status(ready_text(answer))
+            if wanted:
+                self.set_status(ready_text(answer))
             return
         playing = self.settings.playing
         message = (
@@ -159,10 +188,19 @@ class AiPanel:
         if answer.get("restart"):
             self.on_failure(answer)
 
-    def _show_network(self, text: str) -> None:
-        """The download's own line: ``text``, or hidden when "" (never said aloud: it changes every second)."""
+    def _progress(self, run: int, text: str) -> None:
+        """Download ``run`` is this far: shown if it is still this worker's."""
+        if run == self._network_run:
+            self._network_text = text
+            self._show_network()
+
+    def _show_network(self) -> None:
+        """The download's own line: how far it is while the player's choice waits for it, else hidden (never said
+        aloud: it changes every second)."""
         if self.network_line is None:
             return
+        waiting = self._network_task is not None and self._needs_download(self.settings.preset)
+        text = self._network_text if waiting else ""
         self.network_line.textContent = text
         self.network_line.hidden = not text
 

@@ -17,7 +17,8 @@ Plain Python that MicroPython runs (the page's main thread).
 
 import asyncio
 
-from app.ai.client import AiClient, _seconds_since, _ticks
+from app.ai.client import AiClient
+from app.browser.clock import monotonic, sleep
 from app.browser.outside_data import BadData, read_int
 from app.browser.url_query import query_params
 
@@ -317,10 +318,10 @@ class AiTeam:
             helper.busy = True
         await ask(0, self.primary)
         grace = max(HELPER_GRACE_MS, budget / 10.0) / 1000.0
-        started = _ticks()
+        started = monotonic()
         fixed = request.get("depth") is not None  # every part is needed; each call has its own time limit
-        while len(results) < parts and (fixed or _seconds_since(started) < grace):
-            await asyncio.sleep(0.002)
+        while len(results) < parts and (fixed or monotonic() - started < grace):
+            await sleep(0.002)
         for k, helper in enumerate(team, 1):
             self._settle(helper, tasks[k - 1], results, k)
         primary = results.get(0) or {}

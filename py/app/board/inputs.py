@@ -8,7 +8,11 @@ in CPython; ``InputRouter`` only attaches listeners and forwards.
   is left to the browser (Ctrl+R must still reload), except the editing
   shortcuts undo and redo (``history_shortcut``); keys typed into a form
   control (the think-time slider uses the arrow keys) are left alone;
-* touch: one-finger swipes on the board;
+* touch: one-finger swipes on the board.  A touch keeps the element it
+  began on as its target, and a tile under the finger may be removed by the
+  slide meanwhile: the end of the stroke then goes to a node no longer in the
+  page, which bubbles to nothing.  So a stroke's end is also heard on the
+  element it began on (``_follow``), and taken once;
 * pointer: mouse or pen drags on the board (touch pointers are ignored there,
   the touch listener already handles them, so a swipe is never counted twice);
 * a stroke shorter than ``SWIPE_THRESHOLD_PX`` in both axes does nothing.
@@ -88,6 +92,7 @@ class InputRouter:
         self.key_actions = {k.lower(): v for k, v in (key_actions or {}).items()}
         self.history_actions = history_actions or {}  # "undo" and "redo", for the editing shortcuts
         self._touch_start: tuple[float, float] | None = None
+        self._touch_target: Any = None  # the element the stroke began on, heard until the stroke ends
         self._pointer_start: tuple[int, float, float] | None = None
         # Proxies live as long as the page: keep references so they are never collected.
         self._proxies = {
@@ -98,6 +103,10 @@ class InputRouter:
             "pointerdown": create_proxy(self._pointerdown),
             "pointerup": create_proxy(self._pointerup),
             "pointercancel": create_proxy(self._pointercancel),
+        }
+        self._followers = {  # the same, for the element a stroke began on: never the board's own listeners
+            "touchend": create_proxy(self._touchend),
+            "touchcancel": create_proxy(self._touchcancel),
         }
         document.addEventListener("keydown", self._proxies["keydown"])
         for name in ("touchstart", "touchend", "touchcancel", "pointerdown", "pointerup", "pointercancel"):
@@ -125,11 +134,26 @@ class InputRouter:
             action()
 
     def _touchstart(self, event: Any) -> None:
+        self._follow(None)
         if event.touches.length != 1:
             self._touch_start = None
             return
         touch = event.touches.item(0)
         self._touch_start = (touch.clientX, touch.clientY)
+        self._follow(event.target)
+
+    def _follow(self, target: Any) -> None:
+        """Hear the end of the stroke on ``target`` (the element it began on), and no longer on the last one.
+
+        A listener on the target itself is reached even once the target has left the page; the board's own
+        listener hears the same event again when it has not, and the first to hear it clears ``_touch_start``."""
+        if self._touch_target is not None:
+            for name, proxy in self._followers.items():
+                self._touch_target.removeEventListener(name, proxy)
+        self._touch_target = target
+        if target is not None:
+            for name, proxy in self._followers.items():
+                target.addEventListener(name, proxy)
 
     def _touchend(self, event: Any) -> None:
         if self._touch_start is None or event.touches.length > 0:
@@ -137,6 +161,7 @@ class InputRouter:
         touch = event.changedTouches.item(0)
         x0, y0 = self._touch_start
         self._touch_start = None
+        self._follow(None)
         direction = swipe_direction(touch.clientX - x0, touch.clientY - y0)
         if direction is not None:
             if event.cancelable:  # cancelling an uncancelable touchend is a console error
@@ -145,6 +170,7 @@ class InputRouter:
 
     def _touchcancel(self, _event: Any) -> None:
         self._touch_start = None
+        self._follow(None)
 
     def _pointerdown(self, event: Any) -> None:
         if event.pointerType == "touch" or event.button != 0:

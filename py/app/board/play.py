@@ -10,7 +10,8 @@ settled on exactly that state.  Each applied intent is also told in words
 (``app.browser.announce``) to the view's live region, for a screen reader.
 
 No browser import here: the view and the storage are handed in, and the
-pacing is ``asyncio.sleep``, so the same code runs in the page and in CPython
+pacing is ``app.browser.clock.sleep`` (the browser's timer in the page,
+``asyncio.sleep`` in CPython), so the same code runs in the page and in CPython
 tests with fakes.
 """
 
@@ -24,6 +25,7 @@ except ImportError:
     pass
 
 from app.browser import announce
+from app.browser.clock import sleep
 from game2048.board import Direction, direction_named
 from game2048.game import Game, MoveOutcome
 
@@ -264,7 +266,7 @@ class PlaySession:
         self.view.show_history(self.game)
         self._notify("move", intent, outcome)
         pause = FAST_SLIDE_SECONDS if len(self.queue) >= BACKLOG_FAST else self.slide_seconds
-        await asyncio.sleep(pause)
+        await sleep(pause)
         self.view.settle(self.game, outcome)
         self.view.show_overlays(self.game)
         self.view.announce(announce.move_sentence(outcome, self.game, by_ai=intent.source == AI))

@@ -19,8 +19,7 @@ reach the game's own listener (``InputRouter``, on ``document``), so no arrow
 moves tiles from here.  Every other key is the page's (E, N, P, Esc, ...).
 """
 
-import asyncio
-
+from app.browser.clock import sleep
 from app.browser.wiring import Wiring
 from app.explorer.walk_view import (
     DEPTH_CHOICES,
@@ -163,7 +162,7 @@ class TreeWalk(WalkView):
     async def _rebuild_when_idle(self, number: int, rows: list[list[int]], settings: dict[str, Any] | None) -> None:
         """Build ``rows``' tree (``settings`` None: the AI's settings then) once the AI has been idle a moment."""
         while True:
-            await asyncio.sleep(REBUILD_DELAY_S)
+            await sleep(REBUILD_DELAY_S)
             if number != self._explained:
                 return  # a newer explanation or choice waits in its own turn
             if not self.busy():

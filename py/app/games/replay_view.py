@@ -8,11 +8,13 @@ closes) and a slider, and plays on its own at a chosen speed.  "Explore
 this position" asks the AI for a fresh explanation of the shown position,
 drawn as the search explorer draws it; "Play from here" hands the record and
 the step to the page, which starts a game there; "Copy link" gives the
-game's share link.  The positions are computed once per record, so a step
-only redraws the board and two lines.
+game's share link, unless the link would be longer than websites take
+(``LINK_LIMIT_BYTES``): then it says so, and offers the game as a file (a
+one-game lab file, which "Your games" opens again).  The positions are
+computed once per record, so a step only redraws the board and two lines.
 """
 
-import asyncio
+import json
 from html import escape
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -21,6 +23,7 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
+from app.browser.clock import sleep
 from app.browser.url_query import query_params, query_string
 from app.browser.wiring import Wiring
 from game2048.board import move as slide
@@ -48,6 +51,7 @@ IDS = (
     "replay-from-here",
     "replay-explore",
     "replay-copy-link",
+    "replay-save-file",
     "replay-link",
     "replay-copy-status",
     "replay-explanation",
@@ -56,6 +60,10 @@ IDS = (
 
 
 OLD_LINK = "this link does not say who played: it was made before links did"
+LINK_LIMIT_BYTES = 8192
+"""The longest share link the page makes, counted on the whole address: static hosts answer a longer one with a
+bare "414 URI Too Long" (nginx's default takes a request line of 8 KB), and the page never opens; a longer game is
+offered as a file instead.  A game's code takes about a character for two moves: some 16,000 moves fit."""
 
 
 def decision_text(record: GameRecord, step: int, deciders_known: bool = True) -> str:
@@ -104,6 +112,23 @@ def share_address(location: Any, record: GameRecord, move: int = 0, deciders_kno
     return f"{location.origin}{location.pathname}?{query}"
 
 
+def too_long_text(size: int) -> str:
+    """What the replay says instead of copying a share link of ``size`` bytes, longer than ``LINK_LIMIT_BYTES``."""
+    return (
+        f"This game is too long to share as a link: its link would be {size:,} bytes, and websites refuse links "
+        f"longer than {LINK_LIMIT_BYTES:,}. Save it as a file instead: \u201cYour games\u201d opens it again."
+    )
+
+
+def game_file_text(record: GameRecord) -> str:
+    """The game as a one-game lab file: a JSON line with its seed and its record (``app.games.lab_files`` reads it)."""
+    return json.dumps({"seed": record.seed, "record": record.to_dict()}) + "\n"
+
+
+def game_file_name(record: GameRecord) -> str:
+    return f"2048-game-{record.seed}.jsonl"
+
+
 class ReplayView:
     """The replay dialog; ``open(record, title)`` shows it, ``close()`` hides it and gives the focus back."""
 
@@ -134,6 +159,7 @@ class ReplayView:
         self.playing = False
         self._run = 0  # which play task is current: a newer one (or a pause) ends the older
         self._return_focus: Any = None
+        self._file_url: Any = None  # the last file saved, an object URL kept until the next one
         self.el["replay-explore"].hidden = explain is None
         listen = self._wiring.listen
         listen(self.el["replay-view"], "keydown", self._key)
@@ -147,6 +173,7 @@ class ReplayView:
         listen(self.el["replay-from-here"], "click", lambda _e: self.play_from_here())
         listen(self.el["replay-explore"], "click", lambda _e: self._wiring.spawn(self.explore()))
         listen(self.el["replay-copy-link"], "click", lambda _e: self._wiring.spawn(self.copy_link()))
+        listen(self.el["replay-save-file"], "click", lambda _e: self.save_file())
         listen(self.el["replay-close"], "click", lambda _e: self.close())
 
     @property
@@ -167,6 +194,7 @@ class ReplayView:
         slider = self.el["replay-slider"]
         slider.max = str(len(record.moves))
         self.el["replay-link"].hidden = True
+        self.el["replay-save-file"].hidden = True
         self.el["replay-copy-status"].textContent = ""
         self.el["replay-explanation"].innerHTML = ""
         if not self.is_open:
@@ -290,7 +318,7 @@ class ReplayView:
 
     async def _play(self, run: int) -> None:
         while self.playing and run == self._run:
-            await asyncio.sleep(self.play_interval(self.speed))
+            await sleep(self.play_interval(self.speed))
             if not (self.playing and run == self._run):
                 return
             self.go(self.step + 1)
@@ -351,9 +379,16 @@ class ReplayView:
         window = self.document.defaultView
         address = share_address(window.location, self.record, self.step, self.deciders_known)
         field = self.el["replay-link"]
+        status = self.el["replay-copy-status"]
+        size = len(address.encode())
+        if size > LINK_LIMIT_BYTES:  # no link a website would refuse: the file instead
+            field.value = ""
+            field.hidden = True
+            self.el["replay-save-file"].hidden = False
+            status.textContent = too_long_text(size)
+            return
         field.value = address
         field.hidden = False
-        status = self.el["replay-copy-status"]
         try:
             await window.navigator.clipboard.writeText(address)
         except Exception:  # noqa: BLE001 - a refusal from the browser (permission, focus), or no clipboard
@@ -361,3 +396,25 @@ class ReplayView:
             field.select()
             return
         status.textContent = f"Link copied ({len(address)} characters): it opens this game's replay at this move."
+
+    def save_file(self) -> None:
+        """Download the game as a one-game lab file (``game_file_text``), named by its seed.
+
+        Straight calls, no ``js_call``: none of them throws for a string, and ``js_call`` cannot reach
+        ``Array``'s, ``Blob``'s or ``URL``'s own functions (MicroPython hands a JavaScript constructor back
+        wrapped)."""
+        if self.record is None:
+            return
+        window = self.document.defaultView
+        name = game_file_name(self.record)
+        blob = window.Blob.new(window.Array.of(game_file_text(self.record)))
+        if self._file_url is not None:
+            window.URL.revokeObjectURL(self._file_url)
+        self._file_url = window.URL.createObjectURL(blob)
+        link = self.document.createElement("a")
+        link.href = self._file_url
+        link.download = name
+        link.click()
+        self.el[
+            "replay-copy-status"
+        ].textContent = f"The game is saved as {name}: \u201cYour games\u201d opens it again (Open a lab file)."

@@ -289,3 +289,27 @@ def test_a_worker_that_never_finishes_the_other_presets_is_restarted():
     answer, client = run_async(scenario)
     assert not answer["ok"] and answer["restart"] and "building its tables within 0.2 s" in answer["error"]
     assert client.needs_restart
+
+
+def test_a_call_the_dead_worker_never_answered_does_not_restart_the_worker_that_replaced_it(monkeypatch):
+    """Issue 53: a progress poll asked of a worker that then died timed out after the AI had restarted on a new
+    worker, and marked that good one for a restart (with the AI not ready meanwhile)."""
+    monkeypatch.setattr(ai_client, "TIMEOUT_SLACK_S", 0.05)  # a limit of 0.1 s for 10 ms
+
+    class Dying(RealWorker):
+        async def network_progress(self, _request_json):
+            await asyncio.sleep(60)  # it died: no answer ever comes
+
+    async def scenario():
+        client, _ = _client(Dying(), RealWorker())
+        assert await client.connect()
+        poll = asyncio.create_task(client.call("network_progress", {}, 10))
+        await asyncio.sleep(0)  # asked of the first worker
+        client.needs_restart = True  # meanwhile another call found it dead: the AI restarts on a new worker
+        assert await client.restart()
+        late = await poll
+        return late, client.ready, client.needs_restart, await client.think({"rows": ROWS, "think_ms": 10})
+
+    late, ready, needs_restart, answer = run_async(scenario)
+    assert late["ok"] is False and "restart" not in late and "replaced since" in late["error"]
+    assert ready and not needs_restart and answer["ok"]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 import types
 
 from app_async import run_async
+from fakes import FakeClock
 
 import app.ai.controls as ai_controls
 from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS
@@ -38,10 +38,9 @@ def test_no_status_outside_the_loading_stages():
 
 
 def test_each_stage_is_said_once_while_its_seconds_count(monkeypatch):
-    async def no_wait(_seconds):
-        await asyncio.sleep(0)
-
-    monkeypatch.setattr(ai_controls, "asyncio", types.SimpleNamespace(sleep=no_wait))
+    clock = FakeClock()
+    monkeypatch.setattr(ai_controls, "monotonic", clock.monotonic)
+    monkeypatch.setattr(ai_controls, "sleep", clock.sleep)
     client = types.SimpleNamespace(stage=FIRST, attempts=1)
     shown: list[tuple[str, str]] = []
     stages = [FIRST, FIRST, SECOND, ""]
@@ -55,3 +54,19 @@ def test_each_stage_is_said_once_while_its_seconds_count(monkeypatch):
     run_async(lambda: show_loading(client, loading, lambda text, say: shown.append((text, say))))
     assert [text.rsplit("\u2026", 1)[1] for text, _ in shown] == [" 0 s", " 1 s", " 2 s"]
     assert [bool(say) for _, say in shown] == [True, False, True]
+
+
+def test_the_seconds_shown_are_the_clocks_not_a_count_of_ticks(monkeypatch):
+    """A tick that comes late (a slow phone, a background tab) shows the seconds that really passed."""
+    clock = FakeClock()
+
+    async def late(seconds):
+        await clock.sleep(seconds * 2)
+
+    monkeypatch.setattr(ai_controls, "monotonic", clock.monotonic)
+    monkeypatch.setattr(ai_controls, "sleep", late)
+    client = types.SimpleNamespace(stage=FIRST, attempts=1)
+    shown: list[str] = []
+    turns = iter(range(4))
+    run_async(lambda: show_loading(client, lambda: next(turns, None) is not None, lambda text, say: shown.append(text)))
+    assert [text.rsplit("\u2026", 1)[1] for text in shown] == [" 0 s", " 2 s", " 4 s", " 6 s"]

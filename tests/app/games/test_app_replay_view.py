@@ -3,12 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from types import SimpleNamespace
 
 import pytest
 from app_async import run_async
 
-from app.games.replay_view import IDS, ReplayView, decision_text, share_address, spawned_cell
+from app.browser.page_options import MAX_QUERY_CHARS
+from app.games.lab_files import LabFile
+from app.games.replay_view import (
+    IDS,
+    LINK_LIMIT_BYTES,
+    ReplayView,
+    decision_text,
+    game_file_name,
+    share_address,
+    spawned_cell,
+)
 from game2048.board import legal_moves
 from game2048.game_record import (
     GameRecord,
@@ -70,17 +81,49 @@ class Clipboard:
         self.copied.append(text)
 
 
+class Blob:
+    def __init__(self, parts) -> None:
+        self.text = "".join(parts)
+
+
+class Anchor:
+    """An ``<a>`` made to download a file: its clicks are the downloads, (href, file name)."""
+
+    def __init__(self, downloads: list[tuple[str, str]]) -> None:
+        self.downloads = downloads
+        self.href = self.download = ""
+
+    def click(self) -> None:
+        self.downloads.append((self.href, self.download))
+
+
 class Document:
     def __init__(self, refuse_copy: bool = False) -> None:
         self.elements = {name: Element(name, self) for name in IDS}
         self.activeElement = Element("game-board", self)
         location = SimpleNamespace(origin="http://127.0.0.1:8000", pathname="/index.html", search="?seed=4&x=1")
+        self.blobs: dict[str, Blob] = {}  # object URL -> the file it holds
+        self.revoked: list[str] = []
+        self.downloads: list[tuple[str, str]] = []
         self.defaultView = SimpleNamespace(
-            location=location, navigator=SimpleNamespace(clipboard=Clipboard(refuse_copy))
+            location=location,
+            navigator=SimpleNamespace(clipboard=Clipboard(refuse_copy)),
+            Array=SimpleNamespace(of=lambda *items: list(items)),
+            Blob=SimpleNamespace(new=Blob),
+            URL=SimpleNamespace(createObjectURL=self._object_url, revokeObjectURL=self.revoked.append),
         )
+
+    def _object_url(self, blob: Blob) -> str:
+        url = f"blob:http://127.0.0.1:8000/{len(self.blobs)}"
+        self.blobs[url] = blob
+        return url
 
     def getElementById(self, element_id):  # noqa: N802
         return self.elements.get(element_id)
+
+    def createElement(self, tag):  # noqa: N802
+        assert tag == "a"
+        return Anchor(self.downloads)
 
 
 AI = decision("alphabeta", "classic", 7, 100.24)
@@ -285,3 +328,59 @@ def test_copy_link_opens_at_the_move_shown() -> None:
     view.go(0)
     run_async(view.copy_link)
     assert "move=" not in document.elements["replay-link"].value  # the start needs no move
+
+
+def _address_of_length(record: GameRecord, length: int) -> SimpleNamespace:
+    """A location whose share link for ``record`` is ``length`` bytes: an option of the page's own pads it."""
+    location = SimpleNamespace(origin="https://example.org", pathname="/2048/", search="?pad=")
+    padding = length - len(share_address(location, record).encode())
+    location.search = "?pad=" + "p" * padding
+    assert len(share_address(location, record).encode()) == length
+    return location
+
+
+def test_a_link_longer_than_websites_take_is_never_made_the_file_is_offered_instead():
+    """Issue 53: a 1 MB ?game= link got the server's bare 414, the page's own words unseen; static hosts refuse
+    links from about 8 KB."""
+    record = recorded(40)
+    view, document, _ = _replay()
+    view.open(record, "Replay")
+    save, field = document.elements["replay-save-file"], document.elements["replay-link"]
+    for length, refused in ((LINK_LIMIT_BYTES, False), (LINK_LIMIT_BYTES + 1, True)):
+        document.defaultView.location = _address_of_length(record, length)
+        run_async(view.copy_link)
+        copied = document.defaultView.navigator.clipboard.copied
+        if refused:
+            assert field.hidden and field.value == "" and len(copied) == 1 and not save.hidden  # nothing copied
+            assert text(document, "replay-copy-status") == (
+                f"This game is too long to share as a link: its link would be {LINK_LIMIT_BYTES + 1:,} bytes, and "
+                f"websites refuse links longer than {LINK_LIMIT_BYTES:,}. Save it as a file instead: "
+                "\u201cYour games\u201d opens it again."
+            )
+        else:
+            assert not field.hidden and len(field.value) == length and copied == [field.value] and save.hidden
+    view.open(recorded(5), "Another game")
+    assert save.hidden and text(document, "replay-copy-status") == ""
+
+
+def test_save_as_a_file_downloads_a_lab_file_that_your_games_opens_again():
+    record = recorded(40)
+    view, document, _ = _replay()
+    view.open(record, "Replay")
+    document.elements["replay-save-file"].click()
+    [(url, name)] = document.downloads
+    assert name == game_file_name(record) == "2048-game-17.jsonl"
+    line = document.blobs[url].text
+    lab = LabFile(name)
+    lab.take_line(line, 1, 0, len(line.encode()), last=False)
+    assert [game.summary["moves"] for game in lab.games] == [40] and lab.refused == []
+    again = GameRecord.from_dict(json.loads(line)["record"])
+    assert (again.seed, again.moves, again.decisions) == (record.seed, record.moves, record.decisions)
+    assert "2048-game-17.jsonl" in text(document, "replay-copy-status")
+    document.elements["replay-save-file"].click()  # a second time: the first file's URL is let go
+    assert document.revoked == [url] and len(document.downloads) == 2
+
+
+def test_every_link_the_page_makes_is_one_it_opens():
+    """The page ignores a query longer than ``MAX_QUERY_CHARS``: a link within ``LINK_LIMIT_BYTES`` is never that."""
+    assert LINK_LIMIT_BYTES <= MAX_QUERY_CHARS
