@@ -9,8 +9,11 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
+from typing import TypeVar
 
 from ..game import MAX_SEED
+
+T = TypeVar("T")
 
 MAX_GAMES = 10_000_000
 """The most games one command plays (a list of their seeds and records fits in memory)."""
@@ -31,16 +34,21 @@ SEED = (0, MAX_SEED)
 GAMES = (1, MAX_GAMES)
 
 
+def _read(text: str, kind: Callable[[str], T], what: str) -> T:
+    """``kind(text)``, or an argparse error saying the text is not ``what`` (too long ones are not read)."""
+    try:
+        if len(text) > _MAX_CHARS:
+            raise ValueError
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:_MAX_CHARS]!r} is not {what}") from None
+
+
 def whole(low: int, high: int) -> Callable[[str], int]:
     """An argparse type: a whole number from ``low`` to ``high``, or an error that says so."""
 
     def parse(text: str) -> int:
-        try:
-            if len(text) > _MAX_CHARS:
-                raise ValueError
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:_MAX_CHARS]!r} is not a whole number") from None
+        value = _read(text, int, "a whole number")
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(f"{value:,} is not from {low:,} to {high:,}")
         return value
@@ -57,12 +65,7 @@ def number(low: float, high: float, *, above_low: bool = False) -> Callable[[str
     """An argparse type: a finite number from ``low`` (excluded with ``above_low``) to ``high``."""
 
     def parse(text: str) -> float:
-        try:
-            if len(text) > _MAX_CHARS:
-                raise ValueError
-            value = float(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{text[:_MAX_CHARS]!r} is not a number") from None
+        value = _read(text, float, "a number")
         if not math.isfinite(value) or value < low or (above_low and value == low) or value > high:
             least = f"above {_shown(low)}" if above_low else f"at least {_shown(low)}"
             raise argparse.ArgumentTypeError(f"{text!r} is not a number {least} and at most {_shown(high)}")
