@@ -109,19 +109,39 @@ def table_and_reach_chart(
     return path
 
 
-def learning_curve_chart(curve: Sequence[Mapping[str, float]], path: Path, title: str) -> Path:
-    """A training run's curve: mean score per block (left axis), 2048 / 8192 / 16384 rates (right axis)."""
+def curve_tiles(curve: Sequence[Mapping[str, float]]) -> tuple[list[int], list[int]]:
+    """(the tiles some block of ``curve`` reached, those none did), of the tiles its points count (the trainer's
+    ``TILES``): a line flat on zero would hide under the others."""
+    tiles = sorted(int(key.removeprefix("rate_")) for key in curve[-1] if key.startswith("rate_")) if curve else []
+    reached = [tile for tile in tiles if any(p.get(f"rate_{tile}", 0.0) for p in curve)]
+    return reached, [tile for tile in tiles if tile not in reached]
+
+
+def learning_curve_chart(
+    curve: Sequence[Mapping[str, float]], path: Path, title: str, reference: Mapping[str, Any] | None = None
+) -> Path:
+    """A training run's curve: mean score per block (left axis) and the rate of each tile some block reached
+    (right axis; the others are named as never reached, not drawn flat on zero).  ``reference``, a network's
+    greedy results (the shipped manifest's ``greedy``), is drawn as a dashed line of its mean score."""
     games = np.asarray([p["games"] for p in curve], dtype=float)
     fig, ax = plt.subplots(figsize=(9, 4.5))
     ax.plot(games, [p["mean_score"] for p in curve], color="black", label="mean score")
+    if reference is not None:
+        ax.axhline(
+            reference["mean_score"],
+            color="grey",
+            linestyle="--",
+            label=f"the shipped network, greedy: {reference['mean_score']:,.0f} ({reference['games']:,} games)",
+        )
     ax.set_xlabel("training games")
     ax.set_ylabel("mean score of the block")
     rates = ax.twinx()
-    for tile in (2048, 8192, 16384):
-        rates.plot(games, [100 * p[f"rate_{tile}"] for p in curve], label=f"reached {tile}", alpha=0.8)
+    drawn, never = curve_tiles(curve)
+    for tile in drawn:
+        rates.plot(games, [100 * p.get(f"rate_{tile}", 0.0) for p in curve], label=f"reached {tile}", alpha=0.8)
     rates.set_ylabel("% of the block's games")
     rates.set_ylim(0, 100)
     lines = ax.get_legend_handles_labels()[0] + rates.get_legend_handles_labels()[0]
     ax.legend(lines, [str(line.get_label()) for line in lines], loc="upper left", fontsize=8)
-    ax.set_title(title)
+    ax.set_title(title + (f"\n(no block reached {' or '.join(map(str, never))})" if never else ""), fontsize=10)
     return _save(fig, path)

@@ -13,7 +13,9 @@ Examples::
     python -m game2048.lab agreement --games 3 --seed-start 2001 --reference-depth 10 --think-ms 100
     python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014  # the paper's
-    python -m game2048.lab export --run lab-out/page4x6 --out networks/4x6.ntn --prune 2
+    python -m game2048.lab export --run lab-out/page4x6 --out lab-out/mine.ntn --prune 2
+    python -m game2048.lab greedy --network lab-out/mine.ntn --games 1000
+    python -m game2048.lab compare-runs lab-out/mine.ntn --against networks/4x6.ntn
     python -m game2048.lab greedy --run lab-out/sj2014 --games 1000
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --seeds 1-8 --out lab-out/sj2014
     python -m game2048.lab compare-runs lab-out/sj2014/seed-* --against lab-out/tdl2048/seed-*
@@ -134,8 +136,10 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         required=True,
         metavar="ALGORITHM[:PRESET[:WEIGHTS]]",
-        help="e.g. alphabeta:classic or expectimax:rows:sum_weight=12 (repeat, at least twice)",
+        help="e.g. alphabeta:classic or expectimax:rows:sum_weight=12 (repeat, at least twice); "
+        "expectimax:learned@lab-out/mine.ntn plays that network file",
     )
+    comp.add_argument("--network", help="the network file the learned configurations read (default: the shipped one)")
     comp.add_argument("--report", type=Path, help="folder for report.md, the table+chart PNG and games.jsonl")
     agree = sub.add_parser(
         "agreement", help="how often alpha-beta picks the move of a deeper exact search, on positions from seeded games"
@@ -285,7 +289,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             if len(args.config) < 2:
                 raise ConfigError("compare needs at least two --config")
             configs = [
-                parse_config_spec(spec, args.think_ms, args.depth, args.stop_tile, args.reductions, args.rescue)
+                parse_config_spec(
+                    spec, args.think_ms, args.depth, args.stop_tile, args.reductions, args.rescue, args.network
+                )
                 for spec in args.config
             ]
             print(f"{len(configs)} configurations; {_describe(seeds, where, len(seeds))} each", flush=True)

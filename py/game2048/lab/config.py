@@ -155,6 +155,8 @@ def play_config(args: argparse.Namespace) -> PlayConfig:
 
 
 _network_in_use: str | None = None
+_networks_read: dict[str, ntuple_file.Network] = {}
+"""The network files this process has read, by path: a compare of two networks switches between them per game."""
 
 
 def use_network(path: str | None) -> None:
@@ -163,16 +165,31 @@ def use_network(path: str | None) -> None:
     global _network_in_use
     if path == _network_in_use:
         return
-    if path is None:
-        learned.install(None)
-    else:
-        file = Path(path)
-        try:
-            manifest = json.loads(file.with_suffix(".json").read_text())
-            learned.install(ntuple_file.read(file, manifest))
-        except (OSError, ValueError) as exc:  # NetworkError is a ValueError
-            raise ConfigError(f"cannot use the network {path} (with its manifest beside it): {exc}") from None
+    if path is not None and path not in _networks_read:
+        _networks_read[path] = read_network(path)[0]
+    learned.install(None if path is None else _networks_read[path])  # None: the shipped one, read at first use
     _network_in_use = path
+
+
+def read_network(path: str | Path | None) -> tuple[ntuple_file.Network, dict[str, Any]]:
+    """The network file ``path`` and its manifest (beside it), checked against each other; ``None``: the shipped
+    one.  ``ConfigError`` says what is wrong with either."""
+    file = learned.NETWORK_DIR / learned.NETWORK_FILE if path is None else Path(path)
+    try:
+        manifest = json.loads(file.with_suffix(".json").read_text())
+        if not isinstance(manifest, dict):
+            raise ValueError("its manifest is not a JSON object")
+        return ntuple_file.read(file, manifest), manifest
+    except (OSError, ValueError) as exc:  # NetworkError is a ValueError
+        raise ConfigError(f"cannot use the network {file} (with its manifest beside it): {exc}") from None
+
+
+def is_shipped_network(path: Path) -> bool:
+    """Whether writing the network file ``path`` and its manifest would write the shipped network's (through any
+    link or spelling)."""
+    shipped = learned.NETWORK_DIR / learned.NETWORK_FILE
+    theirs = {shipped.resolve(), shipped.with_suffix(".json").resolve()}
+    return bool({Path(path).resolve(), Path(path).with_suffix(".json").resolve()} & theirs)
 
 
 def network_sha256(path: str | None) -> str:
@@ -212,19 +229,35 @@ def parse_config_spec(
     stop_tile: int,
     reductions: bool = False,
     rescue: bool | None = None,
+    network: str | None = None,
 ) -> PlayConfig:
     """``algorithm[:preset[:name=value,...]]`` (``compare --config``) with the shared time, depth, stop tile, options.
 
     ``reductions=True`` (``--reductions``) and ``rescue=False`` (``--no-rescue``)
-    apply to the alpha-beta configurations only.
+    apply to the alpha-beta configurations only.  ``learned@FILE`` as the preset plays the network file ``FILE``
+    (``expectimax:learned@lab-out/mine.ntn``); a plain ``learned`` plays ``network`` (``None``: the shipped one).
     """
     parts = spec.split(":", 2)
     algorithm = parts[0].strip()
     preset = parts[1].strip() or None if len(parts) > 1 else None
+    if preset is not None and "@" in preset:  # its own network, refused by check() unless the preset is learned
+        preset, network = (part.strip() for part in preset.split("@", 1))
+        if not network:
+            raise ConfigError(f"{spec!r}: learned@FILE names a network file after the @")
+    elif (preset or DEFAULT_PRESETS.get(algorithm, "classic")) != "learned":
+        network = None  # the command's --network is the learned configurations'
     weights = parse_weights(parts[2]) if len(parts) > 2 else {}
     alphabeta = algorithm == "alphabeta"
     return PlayConfig(
-        algorithm, preset, weights, think_ms, depth, stop_tile, reductions and alphabeta, rescue if alphabeta else None
+        algorithm,
+        preset,
+        weights,
+        think_ms,
+        depth,
+        stop_tile,
+        reductions and alphabeta,
+        rescue if alphabeta else None,
+        network=network,
     ).check()
 
 

@@ -23,10 +23,11 @@ from rich.console import Console
 from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
 from ...board import MAX_RANK
+from ...evaluation import learned
 from ...evaluation.ntuple_shapes import SHAPES, parse_shape
 from .. import arguments as A
 from ..cluster import add_cluster_arguments, cluster_options, default_jobs
-from ..config import parse_seeds
+from ..config import is_shipped_network, parse_seeds, read_network
 from ..intervals import wilson
 from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 from ..suite import SUITE_FILE, Suite, read_suite
@@ -47,6 +48,8 @@ from .trainer import (
 )
 
 DEFAULTS = TrainOptions()
+SHIPPED = "shipped"
+"""``greedy --network`` alone: the shipped network (argparse's const; a file of that name is ./shipped)."""
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -169,8 +172,20 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         help="also write the run's coherence accumulators beside the file (FILE.coherence.npz, two bytes a weight), "
         "so train --init FILE --coherence goes on at the rates they reached",
     )
-    greedy = sub.add_parser("greedy", help="a trained run's float weights played greedily (1-ply), nothing written")
-    greedy.add_argument("--run", type=Path, required=True, help="the training run's folder (its checkpoint)")
+    export.add_argument(
+        "--replace-shipped",
+        action="store_true",
+        help="allow --out to be the shipped network (networks/4x6.ntn), which the page downloads",
+    )
+    greedy = sub.add_parser("greedy", help="a trained run's or a network file's weights played greedily (1-ply)")
+    played = greedy.add_mutually_exclusive_group(required=True)
+    played.add_argument("--run", type=Path, help="the training run's folder (its checkpoint's float weights)")
+    played.add_argument(
+        "--network",
+        nargs="?",
+        const=SHIPPED,
+        help="a network file (its manifest beside it), as export wrote it; alone: the shipped network",
+    )
     greedy.add_argument("--games", type=A.whole(*A.GAMES), default=1000, help="greedy games (default 1000)")
     greedy.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the games' seed (default 1)")
     greedy.add_argument(
@@ -204,19 +219,33 @@ def train_command_line(options: dict[str, Any]) -> str:
 
 
 def greedy_line(greedy: dict[str, Any]) -> str:
-    """``greedy_results`` for people: games, mean score, tile rates."""
-    rates = ", ".join(f"{tile} {100 * greedy[f'rate_{tile}']:.1f}%" for tile in TILES)
-    return f"greedy over {greedy['games']} games: mean {greedy['mean_score']:,}, {rates}"
+    """``greedy_results`` for people: games, mean score, tile rates with their 95 % intervals (Wilson's).
+
+    The games are a sample: two checks of one network over other seeds differ by about the interval's width."""
+    games = int(greedy["games"])
+    rates = []
+    for tile in TILES:
+        share = wilson(round(greedy[f"rate_{tile}"] * games), games)
+        rates.append(f"{tile} {100 * share.rate:.1f}% ({100 * share.low:.1f}–{100 * share.high:.1f}%)")
+    return f"greedy over {games} games: mean {greedy['mean_score']:,}, {', '.join(rates)}"
 
 
 def greedy(args: argparse.Namespace) -> None:
-    """Play a run's float weights (its checkpoint, not a quantized file) greedily, as the paper measures a network;
+    """Play a run's float weights (its checkpoint), or a network file's, greedily, as the papers measure a network;
     with ``--suite``, on the suite's positions too."""
-    saved, state, weights = load_checkpoint(args.run)
-    shape = parse_shape(str(saved["shape"]))
+    if args.run is not None:
+        saved, state, weights = load_checkpoint(args.run)
+        shape = parse_shape(str(saved["shape"]))
+        name = f"{args.run} ({state.games:,} games trained)"
+    else:
+        network, manifest = read_network(None if args.network == SHIPPED else args.network)
+        shape, weights = network.shape, dequantized(network)
+        trained = manifest.get("trained_games")
+        where = "the shipped network" if args.network == SHIPPED else args.network
+        name = f"{where} ({trained:,} games trained)" if isinstance(trained, int) else str(where)
     suite = read_suite(args.suite) if args.suite is not None else None  # a bad file is said before the games
     results = greedy_results(shape, weights, args.games, args.seed)
-    print(f"{args.run} ({state.games:,} games trained), seed {args.seed}: {greedy_line(results)}")
+    print(f"{name}, seed {args.seed}: {greedy_line(results)}")
     if suite is not None:
         print(suite_line(suite, greedy_on(shape, weights, [p.board for p in suite.positions], args.repeats, args.seed)))
 
@@ -239,6 +268,11 @@ def suite_line(suite: Suite, stats: np.ndarray) -> str:
 
 def export(args: argparse.Namespace) -> None:
     """Quantize a run's weights, write the network file and its manifest, with the file's own greedy results."""
+    if is_shipped_network(args.out) and not args.replace_shipped:
+        raise TrainError(
+            f"{args.out} is the shipped network, the one the page downloads: export to a file of your own "
+            "(e.g. lab-out/mine.ntn), or add --replace-shipped"
+        )
     saved, state, weights = load_checkpoint(args.run)
     shape = parse_shape(str(saved["shape"]))
     network = quantize(shape, weights, args.prune, args.step)
@@ -263,7 +297,7 @@ def export(args: argparse.Namespace) -> None:
     manifest = write(network, args.out, made)
     print(
         f"{args.out}: {manifest['bytes'] / 1e6:.1f} MB, {manifest['memory_bytes'] / 1e6:.0f} MB of tables, "
-        f"sha256 {manifest['sha256'][:16]}…; {greedy_line(greedy)}"
+        f"sha256 {manifest['sha256'][:16]}…; its check, a sample (greedy measures more games): {greedy_line(greedy)}"
     )
     if tc is not None:
         kept = coherence_file.write(args.out, tc, manifest["sha256"])
@@ -408,7 +442,8 @@ def run(args: argparse.Namespace) -> None:
         print(f"the coherence accumulators started from {coherence_file.path_for(Path(options.init))}")
     from ..charts import learning_curve_chart
 
-    chart = learning_curve_chart(state.curve, args.out / "curve.png", shape.describe())
+    shipped = learned.manifest().get("greedy")  # the figure a student's run is measured against
+    chart = learning_curve_chart(state.curve, args.out / "curve.png", shape.describe(), shipped)
     print(f"checkpoint, curve and chart in {args.out} ({chart.name})")
 
 

@@ -3,10 +3,11 @@
 A run is judged as the papers judge a network: its float weights played greedily (1-ply) over seeded games,
 their mean score and the share reaching 2048 … 32768.  Each run folder's ``greedy.json`` holds that (a
 sweep writes it when a run ends); a run without one, or whose checkpoint has trained on since, is played
-here (``--games``, seed ``GREEDY_SEED``) and the file written.  A folder holding only a ``greedy.json`` (another
-trainer's results, written by hand) counts as well.  Printed: a row per run, then the mean, the standard
-deviation (n - 1) and the range over each group, and with ``--against`` Welch's t-test between the two
-groups on the mean score and on each rate (``welch``).
+here (``--games``, seed ``GREEDY_SEED``) and the file written.  A folder holding only a ``greedy.json``
+(another trainer's results, written by hand) counts as well, and so does a network file (``export``'s, or
+the shipped ``networks/4x6.ntn``): its manifest's check when it is of those games, else played here.
+Printed: a row per run, then the mean, the standard deviation (n - 1) and the range over each group, and
+with ``--against`` Welch's t-test between the two groups on the mean score and on each rate (``welch``).
 """
 
 from __future__ import annotations
@@ -24,7 +25,10 @@ import numpy as np
 from ...evaluation.ntuple_shapes import parse_shape
 from .. import arguments as A
 from .. import out_files
+from ..config import read_network
+from ..intervals import wilson
 from ..summary import text_table
+from .export import dequantized
 from .trainer import CHECKPOINT, TILES, TrainError, greedy_results, load_checkpoint
 from .welch import welch_test
 
@@ -40,8 +44,16 @@ METRICS = ("mean_score", *(f"rate_{tile}" for tile in TILES))
 def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """The ``compare-runs`` subcommand's options."""
     parser = sub.add_parser("compare-runs", help="training runs' greedy results side by side, with Welch's t-test")
-    parser.add_argument("runs", type=Path, nargs="+", help="run folders (a sweep's, or train --out's)")
-    parser.add_argument("--against", type=Path, nargs="+", default=[], help="a second group of run folders")
+    parser.add_argument(
+        "runs", type=Path, nargs="+", help="run folders (a sweep's, or train --out's), or network files (.ntn)"
+    )
+    parser.add_argument(
+        "--against",
+        type=Path,
+        nargs="+",
+        default=[],
+        help="a second group of them, e.g. networks/4x6.ntn: yours against the shipped network",
+    )
     parser.add_argument(
         "--games",
         type=A.whole(*A.GAMES),
@@ -59,13 +71,18 @@ def run(args: argparse.Namespace) -> None:
 def run_greedy(folder: Path, games: int = GREEDY_GAMES) -> dict[str, Any]:
     """The run's greedy results: its ``greedy.json`` if it is of the checkpoint as it stands, else played now
     (``games`` games) and written there."""
+    if folder.is_file():
+        return network_greedy(folder, games)
     path = folder / GREEDY_FILE
     saved = _read(path) if path.exists() else None
     trained = trained_games(folder) if (folder / CHECKPOINT).exists() else None
     if saved is not None and (trained is None or saved.get("trained_games") == trained):
         return saved
     if trained is None:
-        raise TrainError(f"{folder} holds neither a training run ({CHECKPOINT}) nor its results ({GREEDY_FILE})")
+        raise TrainError(
+            f"{folder} holds neither a training run ({CHECKPOINT}) nor its results ({GREEDY_FILE}); "
+            "a network file may be named instead, e.g. networks/4x6.ntn"
+        )
     return write_greedy(folder, games)
 
 
@@ -80,6 +97,17 @@ def write_greedy(folder: Path, games: int) -> dict[str, Any]:
     return results
 
 
+def network_greedy(path: Path, games: int) -> dict[str, Any]:
+    """A network file's greedy results: its manifest's check when that played ``games`` games from seed
+    ``GREEDY_SEED``, else played now (nothing written beside someone's file)."""
+    network, manifest = read_network(path)
+    kept = manifest.get("greedy")
+    if isinstance(kept, dict) and kept.get("games") == games and kept.get("seed") == GREEDY_SEED:
+        return {**_checked(kept, path), "trained_games": manifest.get("trained_games")}
+    results = greedy_results(network.shape, dequantized(network), games, GREEDY_SEED)
+    return {**results, "trained_games": manifest.get("trained_games")}
+
+
 def trained_games(folder: Path) -> int:
     """The games a run's checkpoint has trained, read from its metadata alone (not its weights)."""
     try:
@@ -92,10 +120,15 @@ def trained_games(folder: Path) -> int:
 def _read(path: Path) -> dict[str, Any]:
     try:
         data = json.loads(path.read_text())
-        if not isinstance(data, dict) or not all(isinstance(data.get(key), int | float) for key in METRICS):
-            raise ValueError(f"it needs the numbers {', '.join(METRICS)}")
     except ValueError as exc:
         raise TrainError(f"{path} is not a run's greedy results: {exc}") from None
+    return _checked(data, path)
+
+
+def _checked(data: Any, path: Path) -> dict[str, Any]:
+    """``data`` if it holds every one of ``METRICS`` as a number; ``TrainError`` naming ``path`` otherwise."""
+    if not isinstance(data, dict) or not all(isinstance(data.get(key), int | float) for key in METRICS):
+        raise TrainError(f"{path} is not a run's greedy results: it needs the numbers {', '.join(METRICS)}")
     return data
 
 
@@ -110,7 +143,9 @@ def report(groups: Sequence[Sequence[Path]], results: Sequence[Sequence[dict[str
         rows += _spread_rows(found)
         title = f"group {number}: " if len(groups) > 1 else ""
         blocks.append(f"{title}{len(found)} run{'s' if len(found) != 1 else ''}\n{text_table(COLUMNS, rows)}")
-    if len(groups) == 2:
+    if len(groups) == 2 and len(results[0]) == len(results[1]) == 1:
+        blocks.append(interval_table(results[0][0], results[1][0]))
+    elif len(groups) == 2:
         blocks.append(welch_table(results[0], results[1]))
     return "\n\n".join(blocks)
 
@@ -125,6 +160,25 @@ def welch_table(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> str
         except ValueError as exc:
             rows.append([_metric_name(metric), "–", "–", str(exc).split(":")[0]])
     return "Welch's t-test, group 1 against group 2\n" + text_table(("greedy", "t", "df", "p (two-sided)"), rows)
+
+
+def interval_table(a: dict[str, Any], b: dict[str, Any]) -> str:
+    """One network against one: each tile's rate with its 95 % interval (Wilson's), and whether they part.
+
+    Welch's test needs runs (seeds) on each side; two single networks are told apart by their games alone."""
+    rows = []
+    for tile in TILES:
+        shares = [wilson(round(r[f"rate_{tile}"] * r["games"]), int(r["games"])) for r in (a, b)]
+        apart = shares[0].high < shares[1].low or shares[1].high < shares[0].low
+        rows.append(
+            [
+                str(tile),
+                *(f"{100 * x.rate:.1f}% ({100 * x.low:.1f}–{100 * x.high:.1f}%)" for x in shares),
+                "apart" if apart else "not told apart",
+            ]
+        )
+    title = "one against one: each rate with its 95 % interval (Wilson's), apart when the intervals do not meet"
+    return title + "\n" + text_table(("reached", "1", "2", "by these games"), rows)
 
 
 def _metric_name(metric: str) -> str:
