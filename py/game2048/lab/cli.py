@@ -3,8 +3,7 @@
 
 Examples::
 
-    python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl
-    python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl --resume
+    python -m game2048.lab run --algorithm expectimax --games 30 --think-ms 100 --stop-tile 0 --out ex.jsonl [--resume]
     python -m game2048.lab summary ex.jsonl
     python -m game2048.lab link ex.jsonl --seed 7
     python -m game2048.lab run --games 50 --seed-start 1 --depth 3 --stop-tile 2048
@@ -14,9 +13,8 @@ Examples::
     python -m game2048.lab explain --rows "0 2 4 8 / 0 0 2 16 / 0 0 0 4 / 0 0 0 2" --exact-root
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --alpha 0.0025 --out lab-out/sj2014  # the paper's
     python -m game2048.lab export --run lab-out/page4x6 --out lab-out/mine.ntn --prune 2
-    python -m game2048.lab greedy --network lab-out/mine.ntn --games 1000
     python -m game2048.lab compare-runs lab-out/mine.ntn --against networks/4x6.ntn
-    python -m game2048.lab greedy --run lab-out/sj2014 --games 1000
+    python -m game2048.lab greedy --run lab-out/sj2014 --games 1000  # or --network lab-out/mine.ntn
     python -m game2048.lab train --shape 2x4+2x6 --games 500000 --seeds 1-8 --out lab-out/sj2014
     python -m game2048.lab compare-runs lab-out/sj2014/seed-* --against lab-out/tdl2048/seed-*
     python -m game2048.lab suite --think-ms 100 --sample 24 --out lab-out/suite-em100.jsonl
