@@ -23,6 +23,7 @@ def test_exports_the_page_functions() -> None:
         "think",
         "think_part",
         "explain",
+        "compare",
         "trace",
         "presets",
         "ready",
@@ -178,6 +179,19 @@ def test_explain_answers_the_decision_and_its_explanation() -> None:
     assert explanation["rows"] == rows
     assert all(entry["exact"] for entry in explanation["root"] if entry["legal"])
     assert [ply["kind"] for ply in explanation["pv"]["plies"]][:3] == ["move", "place", "move"]
+
+
+def test_compare_answers_both_searches_with_the_explained_decision_s_preset() -> None:
+    rows = [[0, 0, 2, 2], [0, 4, 8, 16], [2, 8, 32, 64], [4, 16, 128, 256]]
+    request = {"rows": rows, "algorithm": "expectimax", "preset": None, "depth": 3, "analysis_ms": 2000, "id": 4}
+    answer = json.loads(ai_worker.compare(json.dumps(request)))
+    assert answer["ok"] and answer["id"] == 4 and answer["preset"] == "rows"  # expectimax's own, for both
+    assert (answer["alphabeta"]["move"], answer["expectimax"]["move"]) == ("up", "right")
+    assert answer["sentence"].startswith("They part over right")
+    classic = json.loads(ai_worker.compare(json.dumps({"rows": rows, "preset": "classic"})))
+    assert classic["ok"] and classic["depth"] == 3 and classic["preset"] == "classic"
+    bad = json.loads(ai_worker.compare(json.dumps({"rows": rows, "depth": 0})))
+    assert bad["ok"] is False and "depth" in bad["error"]
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ depths 1–3, and the explanation's decision against ``best_move``'s.
 from __future__ import annotations
 
 import json
+import math
 from functools import cache
 
 import pytest
@@ -324,3 +325,110 @@ def test_expectimax_s_why_counts_lost_lines_as_a_term_of_their_own() -> None:
     assert why is not None and why["exact"]
     names = [name for name, _ in why["chosen"]["terms"]]
     assert "lost boards" in names
+
+
+def test_each_term_of_the_why_is_its_weight_times_a_count_of_the_line_s_end_board():
+    """Alpha-beta's why: a term's raw value is what the end board gives (its empty cells, its largest rank)."""
+    board = B.from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    why = explain(board, depth=3, exact_root=True, analysis_ms=10_000)["why"]
+    for line in (why["chosen"], why["runner_up"]):
+        end = B.from_rows(line["rows"])
+        parts = {part["term"]: part for part in line["weighted"]}
+        assert [p["term"] for p in line["weighted"]] == [name for name, _ in line["terms"]]
+        assert [p["value"] for p in line["weighted"]] == [value for _, value in line["terms"]]
+        empty = parts["empty cells"]
+        assert empty["raw"] == B.count_empty(end) and empty["unit"] == "empty cells" and empty["form"] == "ln"
+        assert empty["value"] == pytest.approx(2.7 * math.log(empty["raw"]), abs=1e-4)
+        assert parts["largest tile"]["raw"] == B.max_rank(end)
+        for part in line["weighted"]:
+            assert part["value"] == pytest.approx(part["weight"] * part["factor"], abs=1e-3)
+            assert not part["expected"]
+
+
+def test_expectimax_s_terms_are_weights_times_averages_and_at_depth_1_the_afterstate_s_counts():
+    board = B.from_rows([[2, 4, 8, 0], [0, 2, 0, 0], [4, 0, 0, 16], [2, 0, 0, 2]])
+    why = explain(board, depth=1, algorithm="expectimax", preset="snake", analysis_ms=10_000)["why"]
+    for line in (why["chosen"], why["runner_up"]):
+        after = B.move(board, line["move"])[0]
+        parts = {part["term"]: part for part in line["weighted"]}
+        assert parts["empty cells"]["raw"] == B.count_empty(after)  # one board: the average is its count
+    for preset in ("classic", "rows"):
+        why = explain(board, depth=3, algorithm="expectimax", preset=preset, analysis_ms=NO_LIMIT_MS)["why"]
+        for line in (why["chosen"], why["runner_up"]):
+            for part in line["weighted"]:
+                assert part["expected"]
+                assert part["value"] == pytest.approx(part["weight"] * part["factor"], rel=1e-6, abs=1e-3)
+            empty = next(p for p in line["weighted"] if p["term"] == "empty cells")
+            limit = 32 if preset == "rows" else 16  # rows counts each empty cell in its row and its column
+            assert 0 < empty["raw"] <= limit
+            if preset == "classic":  # the average of ln(count), at most ln of the average count (Jensen)
+                assert empty["factor"] <= math.log(empty["raw"]) + 1e-9
+
+
+def test_a_lost_line_s_term_is_the_lost_value_times_its_probability() -> None:
+    board = B.from_rows([[2, 4, 128, 2], [32, 8, 4, 16], [2, 16, 8, 2], [4, 64, 4, 0]])
+    why = explain(board, depth=3, algorithm="expectimax", analysis_ms=NO_LIMIT_MS)["why"]
+    lost = [
+        next(p for p in line["weighted"] if p["term"] == "lost boards") for line in (why["chosen"], why["runner_up"])
+    ]
+    assert max(p["raw"] for p in lost) > 0  # a line that may end lost
+    for part in lost:
+        assert 0 <= part["raw"] <= 1 and part["unit"] == "probability of a lost board"
+        assert part["value"] == pytest.approx(part["weight"] * part["raw"], abs=1e-6)
+
+
+def test_the_pruning_comparison_says_each_depth_s_nodes_and_a_table_without_hits_saves_nothing() -> None:
+    for board in game_positions()[::25]:
+        out = explain(board, depth=6, rescue=False, analysis_ms=NO_LIMIT_MS)
+        own = [it["nodes"] for it in out["iterations"] if it["completed"]]
+        hits = [it["table_hits"] for it in out["iterations"] if it["completed"]]
+        for key in ("without_table", "without_ordering"):
+            compared = out["pruning"][key]
+            depths = [d for d, _, _ in compared["by_depth"]]
+            assert depths == list(range(1, compared["depth"] + 1)) and compared["searched"] == 6
+            assert [w for _, w, _ in compared["by_depth"]] == own[: compared["depth"]]
+            assert compared["at_depth"] == compared["by_depth"][-1][1:]
+            assert compared["with"] == sum(w for _, w, _ in compared["by_depth"])
+            assert compared["without"] == sum(n for _, _, n in compared["by_depth"])
+        for depth, with_table, without in out["pruning"]["without_table"]["by_depth"]:
+            if not any(hits[:depth]):  # what the page says: no board met twice yet, nothing saved
+                assert with_table == without, (hex(board), depth)
+
+
+def test_the_network_s_heat_map_says_how_many_images_read_each_cell_and_the_board_s_evaluation() -> None:
+    from test_ntuple import NETWORK
+
+    from game2048.evaluation import learned
+
+    board = B.from_rows([[0, 2, 4, 8], [0, 0, 2, 16], [0, 0, 0, 4], [0, 0, 0, 2]])
+    learned.install(NETWORK)
+    try:
+        out = explain(board, depth=2, algorithm="expectimax", preset="learned")
+        evaluate = presets.get("learned").make()
+    finally:
+        learned.install(None)
+    patterns = out["patterns"]
+    shapes = patterns["shapes"]
+    assert sum(patterns["reads"]) == 8 * sum(len(cells) for cells in shapes)  # each pattern on 8 images
+    assert patterns["evaluation"] == pytest.approx(evaluate(B.from_rows(patterns["rows"])))
+    assert patterns["evaluation"] == pytest.approx(patterns["value"] + patterns["tiles"], abs=0.1)
+
+
+def test_every_move_explained_gives_alpha_beta_s_line_and_expectimax_s_chance_node_for_each() -> None:
+    from game2048.search.explanation import explain_every_move
+    from game2048.search.options import SearchOptions
+
+    board = B.from_rows([[0, 0, 2, 2], [0, 4, 8, 16], [2, 8, 32, 64], [4, 16, 128, 256]])
+    values = reference_values(board, 3)
+    out = explain_every_move(board, SearchOptions(depth=3, rescue=False), analysis_ms=NO_LIMIT_MS)
+    for entry in out["root"]:
+        if not entry["legal"]:
+            assert entry["line"] is None
+            continue
+        assert entry["exact"] and entry["value"] == values[entry["move"]]
+        assert entry["line"]["plies"][0]["move"] == entry["move"] and entry["line"]["complete"]
+    ex = explain_every_move(board, SearchOptions("expectimax", depth=3), analysis_ms=NO_LIMIT_MS)
+    for entry in ex["root"]:
+        if entry["legal"]:
+            assert entry["chance"]["move"] == entry["move"]
+            assert entry["chance"]["value"] == pytest.approx(entry["value"], rel=1e-9)

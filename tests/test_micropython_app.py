@@ -572,3 +572,33 @@ def test_the_explorer_draws_alike_in_both_interpreters():
     micropython, cpython = json_outputs(EXPLORER_DRAWING, {}, explanations)
     assert micropython == cpython
     assert 'id="explorer-why"' in cpython[0] and 'id="explorer-chance"' in cpython[1]
+
+
+COMPARISON_DRAWING = """
+from app.explorer.compare_view import compare_html
+print(json.dumps([compare_html(c) for c in json.loads(DATA)]))
+"""
+
+
+def test_the_terms_the_network_and_the_comparison_draw_alike_in_both_interpreters():
+    """Each term as weight × raw value, the network's heat map with its reads, the pruning by depth and the
+    comparison of the two algorithms run in the page's MicroPython as in CPython."""
+    from game2048.board import from_rows
+    from game2048.search import explain
+    from game2048.search.comparison import compare
+
+    board = from_rows([[0, 0, 2, 2], [0, 4, 8, 16], [2, 8, 32, 64], [4, 16, 128, 256]])
+    explanations = [
+        explain(board, depth=5, exact_root=True, analysis_ms=10_000),
+        explain(board, depth=3, algorithm="expectimax", preset="classic", analysis_ms=10_000),
+        explain(board, depth=3, preset="learned", exact_root=True, analysis_ms=10_000),
+    ]
+    micropython, cpython = json_outputs(EXPLORER_DRAWING, {}, explanations)
+    assert micropython == cpython
+    assert "2.7 \u00d7 ln(" in cpython[0] and "the average ln(empty cells)" in cpython[1]
+    assert "Saving by depth" in cpython[0] or "saves nothing" in cpython[0]
+    assert 'id="explorer-patterns-totals"' in cpython[2]
+    comparisons = [compare(board, "classic", 3), compare(board, "snake", 2)]
+    micropython, cpython = json_outputs(COMPARISON_DRAWING, {}, comparisons)
+    assert micropython == cpython
+    assert "They part over right" in cpython[0] and "They agree on" in cpython[1]

@@ -347,3 +347,77 @@ def test_an_ai_whose_interpreter_stalls_says_it_is_unusually_slow_while_the_game
     page.keyboard.press("ArrowUp")
     assert read_board(page) != before  # the game plays meanwhile
     assert held
+
+
+ISSUE_ROWS = "rows=0,0,2,2/0,4,8,16/2,8,32,64/4,16,128,256"
+"""Issue 54's board: alpha-beta hints up (classic, any depth from 2), expectimax right (rows, any depth)."""
+VIEWPORTS = ({"width": 390, "height": 844}, {"width": 1280, "height": 800})
+
+
+def _decision(page) -> tuple[str, str]:
+    """The last decision's move and depth, as the readout shows them."""
+    return page.text_content("#readout-move"), page.text_content("#readout-depth")
+
+
+def test_the_hint_gives_way_to_the_ai_step_after_it_with_its_depth_and_why_it_differs(open_page):
+    """Issue 54: "Hint: up" (depth 5) stayed on the status line after AI step played left (depth 6)."""
+    for viewport in VIEWPORTS:
+        run = open_page(ISSUE_ROWS, viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        page.click("#ai-hint")
+        wait_decisions(page, 1)
+        hint, hint_depth = _decision(page)
+        assert hint == "up" and page.text_content("#ai-status") == f"Hint: up (depth {hint_depth})"
+        page.select_option("#ai-algorithm", "expectimax")  # the step's search is not the hint's
+        page.click("#ai-step")
+        wait_decisions(page, 2)
+        wait_settled(page)
+        move, depth = _decision(page)
+        assert move == "right" and page.is_hidden("#hint-arrow")
+        assert page.text_content("#ai-status") == (
+            f"AI step: right (depth {depth}); Expectimax with rows chose it, where the hint\u2019s up "
+            f"(depth {hint_depth}) came from Alpha-beta with classic"
+        )
+        page.click("#ai-hint")  # the same search now: its step plays the hint's move, or says why not
+        wait_decisions(page, 3)
+        hint, hint_depth = _decision(page)
+        assert page.text_content("#ai-status") == f"Hint: {hint} (depth {hint_depth})"
+        page.click("#ai-step")
+        wait_decisions(page, 4)
+        wait_settled(page)
+        move, depth = _decision(page)
+        status = page.text_content("#ai-status")
+        assert status.startswith(f"AI step: {move} (depth {depth})") and "Hint:" not in status
+        if move == hint:
+            assert status.endswith(", the hint\u2019s move")
+        else:
+            assert f"the hint\u2019s {hint} (depth {hint_depth})" in status
+        page.keyboard.press("ArrowLeft")  # the player's own move leaves the AI's status as it was: no hint shown
+        wait_settled(page)
+        assert page.text_content("#ai-status") == status
+        assert run.errors == []
+
+
+def test_an_algorithm_switch_says_its_preset_near_the_selects_and_a_hint_does_not_overwrite_it(open_page):
+    """Issue 54: the switch from classic to rows was said on the status line, which the next hint overwrote."""
+    for viewport in VIEWPORTS:
+        run = open_page(ISSUE_ROWS, viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        assert page.is_hidden("#ai-preset-note")
+        page.select_option("#ai-algorithm", "expectimax")
+        said = page.text_content("#ai-preset-note")
+        assert said.startswith("Now playing Expectimax with the rows preset (it was classic)")
+        page.click("#ai-hint")
+        wait_decisions(page, 1)
+        move, depth = _decision(page)
+        assert (move, page.text_content("#ai-status")) == ("right", f"Hint: right (depth {depth})")
+        assert page.is_visible("#ai-preset-note") and page.text_content("#ai-preset-note") == said
+        note, select = page.locator("#ai-preset-note").bounding_box(), page.locator("#ai-algorithm").bounding_box()
+        presets = page.locator("#weights-panel summary").bounding_box()
+        assert select["y"] < note["y"] < presets["y"], "the note sits between the algorithm and the preset"
+        page.click("#weights-panel summary")
+        page.select_option("#ai-preset", "classic")  # the settings change again: the note has said its piece
+        assert page.is_hidden("#ai-preset-note")
+        assert run.errors == []

@@ -258,7 +258,7 @@ def test_expectimax_is_shown_as_itself(open_page):
         page = run.page
         wait_ai_ready(page)
         page.select_option("#ai-algorithm", "expectimax")
-        assert "plays with its own evaluation preset, rows (it was classic)" in page.text_content("#ai-status")
+        assert "Now playing Expectimax with the rows preset (it was classic)" in page.text_content("#ai-preset-note")
         root, move = _explorer_after_an_ai_step(page)
         assert root[move]["value"].startswith("best")
         others = [e["value"] for m, e in root.items() if m != move and "illegal" not in e["cls"]]
@@ -413,8 +413,74 @@ def test_on_a_phone_every_table_of_the_explorer_fits_its_box(open_page):
     assert run.errors == []
 
 
+PARTING_ROWS = "0,0,2,2/0,4,8,16/2,8,32,64/4,16,128,256"
+"""The board of issue 54 on which alpha-beta hints up and expectimax right, with either one's preset."""
+
+
+def _compare(page) -> tuple[list[list[str]], str, str]:
+    """Press "Compare with the other algorithm": (each side's algorithm and move, the sentence, the heading)."""
+    page.click("#explorer-compare")
+    page.wait_for_selector("#explorer-compare-sentence", timeout=60_000)
+    sides = page.eval_on_selector_all(
+        "#explorer-compare-sides .compare-side", "els => els.map(e => [e.dataset.algorithm, e.dataset.move])"
+    )
+    return sides, page.text_content("#explorer-compare-sentence"), page.text_content("#explorer-compare-title")
+
+
+def test_the_compare_view_names_both_moves_and_where_they_part(open_page):
+    run = open_page(f"rows={PARTING_ROWS}", viewport={"width": 1280, "height": 800})
+    page = run.page
+    wait_ai_ready(page)
+    page.keyboard.press("e")
+    assert page.is_hidden("#explorer-compare")  # nothing explained yet
+    page.click("#ai-hint")
+    wait_decisions(page, 1)
+    _explained(page, 1)
+    sides, sentence, heading = _compare(page)
+    assert sides == [["alphabeta", "up"], ["expectimax", "right"]]
+    assert "preset classic" in heading and "for both" in heading
+    assert sentence.startswith("They part over right: alpha-beta assumes the computer answers it with its worst")
+    assert " at row " in sentence and "up's" in sentence
+    assert "probability" in sentence and "on average" in sentence
+    assert page.is_visible("#explorer-compare-sentence")
+    # Expectimax with its own preset (rows): the same board compared again with rows for both, still apart.
+    page.select_option("#ai-algorithm", "expectimax")
+    page.click("#ai-hint")
+    wait_decisions(page, 2)
+    _explained(page, 2)
+    assert page.locator("#explorer-compare-sentence").count() == 0  # the classic comparison went with its decision
+    sides, sentence, heading = _compare(page)
+    assert sides == [["alphabeta", "up"], ["expectimax", "right"]] and "preset rows" in heading
+    assert sentence.startswith("They part over right")
+    assert run.errors == []
+
+
+def test_a_term_s_raw_value_is_the_count_of_the_board_drawn_beside_it(open_page):
+    for viewport in ({"width": 1280, "height": 800}, {"width": 390, "height": 844}):
+        run = open_page(f"rows={PARTING_ROWS}", viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        _explorer_after_an_ai_step(page)
+        page.wait_for_selector("#explorer-terms", timeout=30_000)
+        # The chosen line's end board, drawn above the table ("·" an empty cell), and its empty-cells term.
+        end = page.get_attribute("#explorer-decision .lines-compared .mini-board >> nth=0", "aria-label")
+        empty = end.split(": ", 1)[1].count("\u00b7")
+        row = page.locator("#explorer-terms tbody tr", has_text="empty cells").first
+        cell = row.locator("td.term-cell").first
+        assert float(cell.get_attribute("data-raw")) == empty
+        assert cell.text_content().startswith(f"2.7 \u00d7 ln({empty} empty cells) = ")
+        assert page.text_content("#explorer-terms-sum")  # the terms added up: the evaluation
+        pruning = page.text_content("#explorer-pruning")
+        assert "compared at depth" in pruning and "alone:" in pruning  # where the aids were judged, and the saving
+        assert run.errors == []
+
+
 EXPLORER_MODULES = {
+    "app.explorer.compare_view",
+    "app.explorer.drawing",
     "app.explorer.panel",
+    "app.explorer.pruning_view",
+    "app.explorer.terms_view",
     "app.explorer.tree_walk",
     "app.explorer.walk_view",
 }
@@ -462,3 +528,34 @@ def test_the_first_click_on_its_button_opens_the_explorer_once_with_a_hint_expla
     _explained(page, 1)
     assert page.is_visible("#explorer")
     assert run.errors == []
+
+
+ISSUE_ROWS = "rows=0,0,2,2/0,4,8,16/2,8,32,64/4,16,128,256"
+"""Issue 54's board: alpha-beta hints up (classic, any depth from 2), expectimax right (rows, any depth)."""
+
+
+def test_the_explorer_opened_after_a_hint_explains_that_hint_and_its_heading_names_the_search(open_page):
+    """Issue 54: opening the explorer after a hint said "Ask the AI for a hint or a step", and no explanation
+    named its algorithm or preset."""
+    for viewport in ({"width": 390, "height": 844}, {"width": 1280, "height": 800}):
+        run = open_page(ISSUE_ROWS, viewport=viewport)
+        page = run.page
+        wait_ai_ready(page)
+        page.click("#ai-hint")  # the explorer closed, and not built yet
+        wait_decisions(page, 1)
+        depth = page.text_content("#readout-depth")
+        assert page.text_content("#readout-move") == "up"
+        page.click("#explorer-toggle")
+        _explained(page, 1)
+        assert page.text_content("#explorer-title") == f"Why up \u2014 alpha-beta, preset classic, depth {depth}"
+        assert page.get_attribute("#explorer-board", "data-rows") == ISSUE_ROWS.removeprefix("rows=")
+        assert page.text_content("#explorer-fate") == "Shown as a hint: not played."
+        assert "Ask the AI" not in page.text_content("#explorer-status")
+        assert page.get_attribute("#hint-arrow", "data-direction") == "up"  # the hint is still on the board
+        page.select_option("#ai-algorithm", "expectimax")  # the other search, explained as it comes
+        page.click("#ai-hint")
+        wait_decisions(page, 2)
+        _explained(page, 2)
+        depth = page.text_content("#readout-depth")
+        assert page.text_content("#explorer-title") == f"Why right \u2014 expectimax, preset rows, depth {depth}"
+        assert run.errors == []

@@ -139,8 +139,8 @@ def test_the_learned_network_is_drawn_where_it_is_named_and_its_words_are_explai
                     assert any(p[0] == number for p in pairs), (part, number, pairs)
         box = page.locator("#explorer-pattern-shapes .pattern-glyph").first.bounding_box()
         assert box["width"] > 20 and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"]
-        # The words: network, pattern, weight and why empty cells weigh most, each explained by the glossary.
-        for key in ("n-tuple-network", "pattern", "network-weight", "empty-weigh-most"):
+        # The words: network, pattern, weight and a cell's share, each explained by the glossary.
+        for key in ("n-tuple-network", "pattern", "network-weight", "cell-share"):
             assert page.locator(f'#explorer-decision [aria-describedby="gloss-{key}"]').count(), key
             assert page.text_content(f"#gloss-{key}")
         # The glossary is at hand near the top of the explorer.

@@ -19,7 +19,10 @@ The rules that matter for a person watching:
 * a hint or step asked for while the AI thinks, or loads, is answered once it
   is free (the last one asked), as move keys are queued;
 * a failed decision is shown as a message, autoplay stops, the game is kept;
-  a worker that died is restarted, and the buttons work again once it is up.
+  a worker that died is restarted, and the buttons work again once it is up;
+* the status line says the last thing that happened (``app.ai.hint_status``);
+  a decision made while the explorer was closed is explained when it opens
+  (``app.ai.explorer_link``).
 
 Each decision is asked with the settings of ``AiPanel`` (``app.ai.panel``),
 which also shows the status line (said through the view's live region, a
@@ -28,6 +31,8 @@ session, like a person's.
 """
 
 from app.ai.client import LOADING_STAGES, SLOW_STEP_S, START_ATTEMPTS, START_TIMEOUT_S, AiClient
+from app.ai.explorer_link import ExplorerLink
+from app.ai.hint_status import Decision, ShownHint, ai_move_text
 from app.ai.panel import AiPanel
 from app.ai.split import AiTeam
 from app.board.play import AI, HUMAN, Intent, PlaySession
@@ -75,7 +80,8 @@ class AiControls:
         self.waiting_at_win = False
         self.thinking = False
         self.pending: str | None = None  # "hint" or "step", asked for while busy
-        self.explorer: Any = None  # app.explorer.panel.Explorer, set by main: explains decisions while it is open
+        self.link = ExplorerLink()  # the explorer (``explorer``): explains decisions while open, or after
+        self.hints = ShownHint()  # the hint on screen, until its board changes
         self.on_connected: list[Callable[[], None]] = []  # other users of the worker, told when it is up or not
         self._run = 0  # autoplay generation: a stopped loop never plays again
         self._held = 0  # hold generation: a hint or step asked before ``hold`` is not shown or played
@@ -92,6 +98,15 @@ class AiControls:
         self._update_buttons()
 
     # -- wiring -------------------------------------------------------------------------------
+
+    @property
+    def explorer(self) -> Any:
+        return self.link.explorer
+
+    @explorer.setter
+    def explorer(self, explorer: Any) -> None:
+        """The explorer, set by ``page`` when it is built: it is handed the last decision it did not explain."""
+        self.link.attach(explorer)
 
     def shortcut(self, action: str) -> Callable[[], None]:
         """The handler for a keyboard shortcut name in ``SHORTCUTS``."""
@@ -233,6 +248,9 @@ class AiControls:
         For the position editor: nothing the AI decided about the board before
         it was edited may show up or play after.
         """
+        said = self.hints.after("edit")
+        if said:
+            self._set_status(said, say="")
         self.stop_autoplay(status)
         self.pending = None
         self._held += 1
@@ -240,27 +258,15 @@ class AiControls:
 
     # -- deciding -----------------------------------------------------------------------------
 
-    async def _ask(self) -> tuple[dict[str, Any], int, Any]:
-        """One decision on the current board: (answer, board it was asked for, game it belongs to).
+    async def _ask(self) -> tuple[dict[str, Any], dict[str, Any], int, Any]:
+        """One decision on the current board: (answer, request, board it was asked for, game it belongs to).
 
         With the explorer open, the decision comes with its explanation, which the explorer draws.
         """
         game = self.session.game
         board = game.board
         request = self.panel.settings.request(to_rows(board))
-        explorer = self.explorer
-        if explorer is not None and explorer.wants_explanation():
-            answer = await self.client.explain(explorer.request_for(request))
-            if answer.get("ok"):
-                explorer.show(answer, request, board)
-        else:
-            answer = await self.client.think(request)
-        return answer, board, game
-
-    def _fate(self, text: str) -> None:
-        """Say under the explained board what became of the decision (played, shown, or not played and why)."""
-        if self.explorer is not None and self.explorer.wants_explanation():
-            self.explorer.fate(text)
+        return await self.link.ask(self.client, request, board), request, board, game
 
     def _still_current(self, board: int, game: Any) -> bool:
         return self.session.game is game and game.board == board
@@ -270,36 +276,43 @@ class AiControls:
         self._update_buttons()
         held = self._held
         try:
-            answer, board, game = await self._ask()
+            answer, request, board, game = await self._ask()
         finally:
             self.thinking = False
             self._update_buttons()
         if held != self._held:
-            self._fate(NOT_PLAYED_EDITED)
+            self.link.fate(NOT_PLAYED_EDITED)
             self._run_pending()
             return  # held while the AI thought (the position editor opened): not shown, not played
         if not answer.get("ok"):
             self.fail(answer)
             return
         self.panel.show_readout(answer)
-        self._decided(answer, board, game, play)
+        self._decided(answer, request, board, game, play)
         self._run_pending()
 
-    def _decided(self, answer: dict[str, Any], board: int, game: Any, play: bool) -> None:
+    def _decided(self, answer: dict[str, Any], request: dict[str, Any], board: int, game: Any, play: bool) -> None:
         move = answer.get("move")
         if move is None:
             self._set_status("No move left: the game is over.")
             return
         if not self._still_current(board, game):
-            self._fate(NOT_PLAYED_MOVED)
+            self.link.fate(NOT_PLAYED_MOVED)
             return  # the board moved on while the AI thought
         if play:
-            self._fate(PLAYED)
-            self.session.submit(ai_move(answer))
+            self._play("AI step", answer, request, board, game)
         else:
-            self._fate(HINTED)
+            self.link.fate(HINTED, answer, request, board)
             self.view.show_hint(move)
-            self._set_status(hint_sentence(move))
+            self._set_status(self.hints.show(Decision(answer, request), board, game), say=hint_sentence(move))
+
+    def _play(self, by: str, answer: dict[str, Any], request: dict[str, Any], board: int, game: Any) -> None:
+        """Play the AI's move; the status says it with its depth, and what it was to the hint on its board."""
+        self.link.fate(PLAYED, answer, request, board)
+        hint, played = self.hints.take(board, game), Decision(answer, request)
+        text = ai_move_text(by, played, hint)
+        self._set_status(text, say=text if hint is not None and hint.move != played.move else "")
+        self.session.submit(ai_move(answer))
 
     async def _autoplay(self, run: int) -> None:
         try:
@@ -316,22 +329,21 @@ class AiControls:
                 if game.over:
                     self.stop_autoplay("Autoplay finished: game over.")
                     return
-                answer, board, game = await self._ask()
+                answer, request, board, game = await self._ask()
                 if not (self.autoplaying and run == self._run):
-                    self._fate(NOT_PLAYED_STOPPED)
+                    self.link.fate(NOT_PLAYED_STOPPED)
                     return  # Stop was pressed while the AI thought: this decision is not played
                 if not answer.get("ok"):
                     self.fail(answer)
                     return
                 self.panel.show_readout(answer)
                 if not self._still_current(board, game):
-                    self._fate(NOT_PLAYED_MOVED)
+                    self.link.fate(NOT_PLAYED_MOVED)
                     continue
                 if answer.get("move") is None:
                     self.stop_autoplay("Autoplay finished: game over.")
                     return
-                self._fate(PLAYED)
-                self.session.submit(ai_move(answer))
+                self._play("Autoplay", answer, request, board, game)
                 if self.panel.settings.pause_ms:
                     await sleep(self.panel.settings.pause_ms / 1000)
         finally:
@@ -352,6 +364,9 @@ class AiControls:
         self.view.show_notice(f"AI error: {message}. Autoplay stopped; your game is kept.", error=True)
 
     def _on_session_event(self, event: str, intent: Intent, _payload: Any) -> None:
+        said = self.hints.after(event, intent)  # the hint's board changed: what the status says now
+        if said:
+            self._set_status(said, say="")
         if event in ("submitted", "move") and intent.kind == "move" and intent.source == HUMAN:
             self.stop_autoplay("Autoplay stopped by your move.")
         elif event == "submitted" and intent.kind in ("undo", "redo"):

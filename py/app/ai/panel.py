@@ -10,9 +10,12 @@ and tried again on the next load.  The download's progress has a line of its
 own (``#ai-network``), so a hint never hides it; the line shows only while the
 player's choice is ``learned`` and the worker downloading is the one in use (a
 worker that dies takes its download with it, and the next one downloads
-again: ``worker_gone``).  The status line and the readout show what the AI is
-doing and its last decision; the status is also said through the view's live
-region.  ``AiControls`` runs the actions.
+again: ``worker_gone``).  Switching the algorithm switches the preset to the
+algorithm's own: the note under the settings (``#ai-preset-note``) says what
+it now plays, and stays, whatever a hint says, until the settings change
+again.  The status line and the readout show what the AI is doing and its last
+decision; the status is also said through the view's live region.
+``AiControls`` runs the actions.
 """
 
 from app.ai.client import AiClient
@@ -69,6 +72,7 @@ class AiPanel:
         self.reset_button = el("ai-weights-reset")
         self.readout = el("ai-readout")
         self.network_line = el("ai-network")
+        self.preset_note = el("ai-preset-note")
         self._wiring.listen(self.algorithm_select, "change", lambda _e: self._algorithm_changed())
         self._wiring.listen(self.think_slider, "input", lambda _e: self._think_changed())
         self._wiring.listen(self.pause_slider, "input", lambda _e: self._pause_changed())
@@ -100,7 +104,11 @@ class AiPanel:
         self._network_text = ""
         self._show_network()
 
-    def _save(self) -> None:
+    def _save(self, note: str = "") -> None:
+        """Save the settings; the preset note says ``note`` (a change other than the algorithm's clears it)."""
+        if self.preset_note is not None:
+            self.preset_note.textContent = note
+            self.preset_note.hidden = not note
         saved = self.storage.settings()
         saved["ai"] = self.settings.to_saved()
         self.storage.save_settings(saved)
@@ -116,16 +124,16 @@ class AiPanel:
         self._save()
 
     def _algorithm_changed(self) -> None:
-        """A new algorithm brings its own preset (``DEFAULT_PRESET``): the change is said, not made silently."""
+        """A new algorithm brings its own preset (``DEFAULT_PRESET``): said on the preset note, and aloud."""
         before = self.settings.playing
         self.settings.choose_algorithm(str(self.algorithm_select.value))
         if self.preset_defaults:
             self.settings.restrict_to(self.preset_defaults)
         self._show_settings()
         self._show_network()  # the algorithm's own preset: the network's line goes (its download goes on)
-        self._save()
-        if self.settings.preset != before:
-            self.set_status(preset_change_text(self.settings.algorithm, before, self.settings.preset))
+        note = preset_change_text(self.settings.algorithm, before, self.settings.preset)
+        self._save(note)
+        self.view.announce(note)
 
     def _preset_changed(self) -> None:
         name = str(self.preset_select.value)
@@ -336,8 +344,11 @@ def _number(value: float) -> str:
 
 
 def preset_change_text(algorithm: str, before: str, after: str) -> str:
-    """What the status line says when choosing ``algorithm`` switched the preset from ``before`` to ``after``."""
+    """The preset note when ``algorithm`` was chosen and the preset went from ``before`` to ``after``."""
+    name = ALGORITHMS.get(algorithm, algorithm)
+    if after == before:
+        return f"Now playing {name} with the {after} preset, as before."
     return (
-        f"{ALGORITHMS.get(algorithm, algorithm)} plays with its own evaluation preset, {after} (it was {before}); "
+        f"Now playing {name} with the {after} preset (it was {before}): each algorithm plays its own evaluation; "
         "choose another under \u201cEvaluation preset and weights\u201d."
     )

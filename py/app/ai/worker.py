@@ -13,7 +13,8 @@ browser imports sit inside the functions that need them, so the tests run it
 in CPython exactly as the worker runs it.
 
 Exported: ``think`` (a decision), ``think_part`` (one worker's share of a
-decision), ``explain`` (a decision and its explanation), ``trace`` (alpha-beta
+decision), ``explain`` (a decision and its explanation), ``compare`` (alpha-beta
+beside expectimax on one board), ``trace`` (alpha-beta
 step by step), ``presets``, ``ready`` and ``prepare_other_presets`` (tables and
 warm-up), ``load_network`` and ``network_progress`` (the learned network's
 download), ``evaluation_speed`` and ``heap_bytes`` (for ``tools/bench.py``).
@@ -30,11 +31,14 @@ from typing import Any
 from game2048.board import Board, from_rows
 from game2048.evaluation import presets as preset_registry
 from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, decide_part, stepwise
+from game2048.search.comparison import COMPARE_ANALYSIS_MS, COMPARE_DEPTH
+from game2048.search.comparison import compare as compare_searches
 from game2048.search.explanation import DEFAULT_ANALYSIS_MS, explain_decision
 
 REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights", "id")
 EXPLAIN_FIELDS = (*REQUEST_FIELDS, "exact_root", "analysis_ms")
 TRACE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "ordering", "pruning", "id")
+COMPARE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "analysis_ms", "id")
 
 
 def _search(request: dict[str, Any]) -> tuple[Board, SearchOptions]:
@@ -117,6 +121,28 @@ def explain(request_json: str) -> str:
         return {**explanation["decision"], "explanation": explanation}
 
     return _answer(request_json, EXPLAIN_FIELDS, compute)
+
+
+def compare(request_json: str) -> str:
+    """Alpha-beta beside expectimax on the requested board, same preset, same depth (``search.comparison``).
+
+    Request: ``rows``, ``depth`` (null: ``COMPARE_DEPTH``), ``preset`` and ``weights`` (``preset`` null:
+    ``algorithm``'s own, as the explained decision had it), ``analysis_ms``; the answer is the comparison
+    with ``ok``; never raises.
+    """
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        options = SearchOptions(request.get("algorithm") or "alphabeta", preset=request.get("preset"))
+        depth = request.get("depth")
+        return compare_searches(
+            from_rows(request["rows"]),
+            options.preset_name,
+            depth if depth is not None else COMPARE_DEPTH,
+            weights=request.get("weights") or None,
+            analysis_ms=request.get("analysis_ms", COMPARE_ANALYSIS_MS),
+        )
+
+    return _answer(request_json, COMPARE_FIELDS, compute)
 
 
 def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -341,6 +367,7 @@ __export__ = [
     "think",
     "think_part",
     "explain",
+    "compare",
     "trace",
     "presets",
     "ready",

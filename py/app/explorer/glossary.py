@@ -134,13 +134,24 @@ ENTRIES = (
         "after it. The reduction keeps the highest.",
     ),
     ("islands", "Islands", "Groups of equal tiles that touch (up, down, left, right): more islands, fewer merges."),
-    ("smoothness", "Smoothness", "Minus the rank differences between neighbouring tiles: smooth boards merge easily."),
+    (
+        "smoothness",
+        "Smoothness",
+        "Minus the rank differences between neighbouring tiles, in rank steps (a tile's rank is its power of 2: "
+        "256 is 8, so a 256 beside a 64 is 2 steps): smooth boards merge easily.",
+    ),
     (
         "monotonicity",
         "Monotonicity",
         "How steadily the tiles grow toward one side along each row and column; steps the wrong way cost.",
     ),
-    ("empty-cells", "Empty cells", "Free cells on the board (classic counts their logarithm): room to move."),
+    (
+        "empty-cells",
+        "Empty cells",
+        "Free cells on the board: room to move. classic takes the natural logarithm of their count (ln 7 = 1.95; a "
+        "full board counts as half a cell), snake the count, rows the count in each row plus each column (every "
+        "empty cell twice).",
+    ),
     (
         "chance-node",
         "Chance node",
@@ -256,11 +267,12 @@ ENTRIES = (
         "worth plus the points scored, over hundreds of thousands of games.",
     ),
     (
-        "empty-weigh-most",
-        "Why empty cells weigh most",
-        "The network learned that room to move is worth points later: boards with empty cells beside a well "
-        "ordered corner went on to score most. Each weight is shared among the cells it reads, so empty cells "
-        "collect much of it.",
+        "cell-share",
+        "A cell's share",
+        "The network's heat map splits its value over the cells: each weight it looks up is shared equally among "
+        "the six cells its pattern's image reads. A cell read by more images collects more, whether it holds a "
+        "tile or is empty (in the shipped network a middle cell is read by 20 images, an edge cell by 11, a "
+        "corner by 6), so a share says where the value is read, not what one tile is worth.",
     ),
     (
         "tiles-points",

@@ -11,19 +11,30 @@ iterations, the principal variation as small boards, the computer's
 placements as a heat map with a text equivalent, and the pruning figures.
 "Exact values" asks the worker again, at the same fixed depth and on the
 board the explanation is about, for every move's exact value; the
-step-by-step tree is built for that board too (``explained_board``).
+step-by-step tree is built for that board too (``explained_board``).  A
+decision made while the panel was closed (a hint, a step) is handed over
+(``remember``) and explained, at the depth it reached, when the panel opens.
 Nothing is computed here: the main thread only draws.
 
 The drawing functions return HTML strings built from the explanation, so
-CPython tests read them without a browser; every text is escaped.
+CPython tests read them without a browser; every text is escaped.  The why
+and its terms with the network's heat map (``terms_view``), the pruning table
+(``pruning_view``) and "Compare with the other algorithm" (``compare_view``)
+have modules of their own.
 """
 
 from html import escape
 
-from app.board.view import ARROWS, colour_class
+from app.board.view import ARROWS
 from app.browser.panel_focus import focus_board, focus_heading
 from app.browser.wiring import Wiring
-from app.explorer.glossary import glossary_html, term, word_term
+from app.explorer.compare_view import CompareView
+from app.explorer.drawing import cell_name as _cell_name
+from app.explorer.drawing import mini_board
+from app.explorer.drawing import signed as _signed
+from app.explorer.glossary import glossary_html, term
+from app.explorer.pruning_view import pruning_section
+from app.explorer.terms_view import patterns_section, why_section
 from game2048.values import fixed, format_value
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -77,6 +88,7 @@ class Explorer:
         self.last_request: dict[str, Any] | None = None
         self.last_board: int | None = None
         self.fate_text = ""  # what became of the explained decision, once known
+        self._untold: Any = None  # the last decision made while closed, explained when the panel opens
         el = document.getElementById
         self.toggle_button = el("explorer-toggle")
         self.panel = el("explorer")
@@ -93,6 +105,7 @@ class Explorer:
         """Called with the board and the request of each explanation drawn (the step-by-step rebuilds for it)."""
         self._wiring.listen(self.toggle_button, "click", lambda _e: self.toggle())
         self._wiring.listen(self.decision, "click", self._clicked)
+        self.compare = CompareView(document, client, self._wiring, self)  # "Compare with the other algorithm"
         self.glossary = el("glossary")
         link = el("explorer-glossary-link")
         if link is not None and self.glossary is not None:
@@ -150,6 +163,36 @@ class Explorer:
             settings = self.storage.settings()
             settings["explorer"] = open_
             self.storage.save_settings(settings)
+        if open_:
+            self._explain_remembered()
+
+    def remember(self, request: dict[str, Any], board: int, fate: str, move: str) -> None:
+        """A decision (``move`` on ``board``, asked with ``request`` at the depth it reached) that came without
+        its explanation: explained now if the panel is open, else when it opens, unless a newer one is shown."""
+        self._untold = (request, board, fate, move)
+        if self.is_open:
+            self._explain_remembered()
+
+    def _explain_remembered(self) -> None:
+        if self._untold is not None:
+            untold, self._untold = self._untold, None
+            self._wiring.spawn(self._explain_untold(*untold))
+
+    async def _explain_untold(self, request: dict[str, Any], board: int, fate: str, move: str) -> None:
+        shown = self.shown
+        self.status.textContent = f"Explaining {move}, decided while the explorer was closed\u2026"
+        answer = await self.client.explain(self.request_for(request))
+        if self.shown != shown:
+            return  # a newer decision was explained meanwhile
+        if not answer.get("ok"):
+            self.status.textContent = f"The explanation failed: {answer.get('error')}"
+            if answer.get("restart") and self.on_worker_failed is not None:
+                self.on_worker_failed(answer)
+            return
+        self.show(answer, request, board)
+        if answer.get("move") != move:  # searched again by one worker at the same depth: said if it differs
+            fate += f" (It was {move}; searched again here at the same depth, the search chose {answer.get('move')}.)"
+        self.fate(fate)
 
     def request_for(self, request: dict[str, Any]) -> dict[str, Any]:
         """``think``'s request as an ``explain`` request: the same search, with the explanation's own time.
@@ -168,7 +211,7 @@ class Explorer:
             return
         if board != self.last_board:
             self.fate_text = ""  # a new decision: its fate is not known yet (an exact-values redraw keeps it)
-        self.last_request, self.last_board = request, board
+        self.last_request, self.last_board, self._untold = request, board, None
         self.shown += 1
         algorithm = str(explanation["decision"].get("algorithm"))
         self.status.textContent = status_text(explanation) + team_note(getattr(self.client, "working", 1), algorithm)
@@ -250,13 +293,28 @@ def team_note(working: int, algorithm: str) -> str:
     )
 
 
+ALGORITHM_WORDS = {"alphabeta": "alpha-beta", "expectimax": "expectimax"}
+
+
+def explanation_heading(decision: dict[str, Any]) -> str:
+    """The explanation's heading: the move, and the search that chose it ("Why up \u2014 expectimax, preset rows,
+    depth 5"), so two explanations of one board by two searches are told apart."""
+    algorithm = str(decision.get("algorithm"))
+    search = f"{ALGORITHM_WORDS.get(algorithm, algorithm)}, preset {decision.get('preset')}"
+    if decision.get("move") is None:
+        return f"No legal move \u2014 {search}"
+    rescued = ", vs 2s" if decision.get("rescued") else ""
+    return f"Why {decision['move']} \u2014 {search}, depth {int(decision.get('depth') or 0)}{rescued}"
+
+
 def render_explanation(explanation: dict[str, Any]) -> str:
     """The whole panel body for one explanation."""
     decision = explanation["decision"]
     parts = [
+        f'<h3 id="explorer-title" class="explorer-title">{escape(explanation_heading(decision))}</h3>',
         _board_section(explanation),
         _root_section(explanation),
-        _why_section(
+        why_section(
             explanation.get("why"),
             decision.get("algorithm"),
             any(e["legal"] and not e["exact"] for e in explanation["root"]),
@@ -265,11 +323,11 @@ def render_explanation(explanation: dict[str, Any]) -> str:
         ),
         _iterations_section(explanation["iterations"]),
         _pv_section(explanation.get("pv")),
-        _patterns_section(explanation.get("patterns")),
+        patterns_section(explanation.get("patterns"), explanation),
         _chance_section(explanation.get("chance"))
         if decision.get("algorithm") == "expectimax"
         else _placements_section(explanation.get("placements")),
-        _pruning_section(explanation.get("pruning"), decision.get("algorithm")),
+        pruning_section(explanation.get("pruning"), decision.get("algorithm"), explanation["iterations"]),
     ]
     unfinished = (explanation.get("analysis") or {}).get("unfinished") or {}
     if unfinished:
@@ -304,11 +362,6 @@ def _board_section(explanation: dict[str, Any]) -> str:
         f'<p class="explorer-note">The position the AI searched, before its move. {said} '
         "Everything below, the exact values and the step-by-step tree are about this board.</p></section>"
     )
-
-
-def _signed(value: float) -> str:
-    """A difference for a person: "+0.9", "−5", "0"."""
-    return "0" if value == 0 else ("+" if value > 0 else "") + format_value(value)
 
 
 BAR_LEGEND = "The longer a bar, the better the move: the best fills it, the worst keeps a sliver"
@@ -389,157 +442,6 @@ def _root_section(explanation: dict[str, Any]) -> str:
         '<h3 id="explorer-root-title">Root moves</h3>'
         f'<ul class="root-moves" id="explorer-root">{"".join(rows)}</ul>'
         f'<p class="explorer-note">{note} {button}</p></section>'
-    )
-
-
-def _why_section(
-    why: dict[str, Any] | None,
-    algorithm: Any,
-    bounds: bool = False,
-    ran_out: bool = False,
-    shapes: list[list[int]] | None = None,
-) -> str:
-    """The chosen move's line beside the runner-up's: each term of the evaluation at their ends, and what decides.
-
-    With only bounds for the other moves (alpha-beta, the box unticked or out of time) there is no runner-up's
-    value to compare with: the section says so, and how to get one.  ``shapes`` (the learned network's
-    patterns' cells) draws each pattern where it is named.
-    """
-    if not why and algorithm == "expectimax" and ran_out:
-        return (
-            '<section class="explorer-part" aria-labelledby="explorer-why-title">'
-            '<h3 id="explorer-why-title">Why this move</h3>'
-            '<p class="explorer-why" id="explorer-why">The explanation\u2019s time ran out before each term\u2019s '
-            "expectation over the tiles was added up: a longer think time gives the explanation more.</p></section>"
-        )
-    if not why and bounds and algorithm == "alphabeta":
-        return (
-            '<section class="explorer-part" aria-labelledby="explorer-why-title">'
-            '<h3 id="explorer-why-title">Why this move</h3>'
-            '<p class="explorer-why" id="explorer-why">Every other move was only proved no better than this one '
-            f"(a {term('bound', 'bound')}), so there is no runner-up\u2019s value to compare it with: tick "
-            "\u201cExact value for every move\u201d, or press Exact values, to see the runner-up term by term.</p>"
-            "</section>"
-        )
-    if not why:
-        return ""
-    if why.get("kind") == "expected":
-        return _expected_why_section(why, shapes)
-    mine, theirs = why["chosen"], why["runner_up"]
-    a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
-    rows = _term_rows(why, shapes)
-    deciding = why.get("deciding")
-    margin = escape(format_value(why["margin"]))
-    if why["margin"] == 0:
-        sentence = f"<strong>{a}</strong> and {b} are worth the same: the search plays the first it tried"
-    elif deciding and deciding[1] > 0:
-        sentence = (
-            f"<strong>{a}</strong> over {b}: at the end of its line, {term_words(str(deciding[0]), shapes)} "
-            f"<strong>{escape(_signed(deciding[1]))}</strong> decides most"
-        )
-    else:
-        sentence = f"<strong>{a}</strong> over {b}: no single term favours {a} at the lines\u2019 ends"
-    how = "an expectation over the tiles" if algorithm == "expectimax" else "the minimax value of the line"
-    return (
-        '<section class="explorer-part" aria-labelledby="explorer-why-title">'
-        '<h3 id="explorer-why-title">Why this move</h3>'
-        f'<p class="explorer-why" id="explorer-why">{sentence}; the moves\u2019 values differ by {margin} '
-        f"({how}).</p>"
-        '<div class="lines-compared">'
-        f"{mini_board(mine['rows'], None, 'End of the line after ' + str(mine['move']))}"
-        f"{mini_board(theirs['rows'], None, 'End of the line after ' + str(theirs['move']))}</div>"
-        '<div class="table-scroll"><table class="terms" id="explorer-terms">'
-        f"<caption>The {term('evaluation', 'evaluation')} of the board at the end of each line, term by term</caption>"
-        f'<thead><tr><th scope="col">Term</th><th scope="col">{a}</th><th scope="col">{b}</th>'
-        f'<th scope="col">{a} \u2212 {b}</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
-    )
-
-
-def _term_rows(why: dict[str, Any], shapes: list[list[int]] | None = None) -> list[str]:
-    """The terms table's rows: each term for the chosen move, for the runner-up, and their difference."""
-    rows = []
-    for (name, x), (_, y), (_, d) in zip(why["chosen"]["terms"], why["runner_up"]["terms"], why["differences"]):
-        rows.append(
-            f'<tr><th scope="row">{term_words(str(name), shapes)}</th><td>{escape(format_value(x))}</td>'
-            f"<td>{escape(format_value(y))}</td><td>{escape(_signed(d))}</td></tr>"
-        )
-    return rows
-
-
-def term_words(name: str, shapes: list[list[int]] | None = None) -> str:
-    """A term's name as the explorer shows it: its glossary meaning on hover and focus, and a learned pattern
-    ("pattern 3") drawn beside its number when ``shapes`` holds the patterns' cells."""
-    key = word_term(name)
-    words = term(key, name) if key is not None else escape(name)
-    if name.startswith("pattern ") and shapes:
-        number = int(name.split(" ")[1])
-        if 1 <= number <= len(shapes):
-            return pattern_glyph(number, shapes[number - 1]) + words
-    return words
-
-
-def pattern_glyph(number: int, cells: list[int]) -> str:
-    """A learned pattern drawn: the board's 16 cells with the pattern's filled, and its number."""
-    on = set(int(c) for c in cells)
-    grid = "".join(f'<span class="pg-cell{" pg-on" if i in on else ""}"></span>' for i in range(16))
-    words = escape(f"pattern {number}: {pattern_cells([int(c) for c in cells])}")
-    return (
-        f'<span class="pattern-glyph" role="img" aria-label="{words}" title="{words}" data-pattern="{number}">'
-        f'<span class="pg-grid">{grid}</span><span class="pg-number" aria-hidden="true">{number}</span></span>'
-    )
-
-
-def _expected_why_section(why: dict[str, Any], shapes: list[list[int]] | None = None) -> str:
-    """Expectimax's why: each term's expectation over the tiles at the horizon, for both moves, and which decides.
-
-    The expected terms add up to each move's value, so the difference splits
-    into the terms' differences: the deciding term is the one with the largest
-    share, and the terms that favour the other move are named against it.
-    """
-    mine, theirs = why["chosen"], why["runner_up"]
-    a, b = escape(str(mine["move"])), escape(str(theirs["move"]))
-    rows = _term_rows(why, shapes)
-    deciding, margin = why.get("deciding"), float(why["margin"])
-    against = why.get("against") or []
-    if margin == 0:
-        sentence = f"<strong>{a}</strong> and {b} are worth the same: the search plays the first it tried"
-    elif deciding and deciding[1] > 0:
-        share = why.get("share")
-        part = (
-            f"{round(100 * share)} % of the difference"
-            if share is not None and share <= 1
-            else "more than the whole difference"
-        )
-        sentence = (
-            f"<strong>{a}</strong> over {b}: {term_words(str(deciding[0]), shapes)} decides most, "
-            f"<strong>{escape(_signed(deciding[1]))}</strong> in expectation ({part}, "
-            f"{escape(format_value(margin))})"
-        )
-        if against:
-            named = ", ".join(f"{term_words(str(n), shapes)} {escape(_signed(d))}" for n, d in against)
-            sentence += f"; against it: {named}"
-    else:
-        sentence = f"<strong>{a}</strong> over {b}: no single term favours {a} in expectation"
-    horizon = f"{term('horizon', 'horizon')} (depth {int(why.get('depth') or 0)})"
-    exactness = (
-        "they add up to each move\u2019s value"
-        if why.get("exact")
-        else "they add up to each move\u2019s value but for values the search reused from its cache"
-    )
-    return (
-        '<section class="explorer-part" aria-labelledby="explorer-why-title">'
-        '<h3 id="explorer-why-title">Why this move</h3>'
-        f'<p class="explorer-why" id="explorer-why">{sentence}.</p>'
-        f'<p class="explorer-note">Expectimax scores a move by the average, over every tile the game may place '
-        f"(each with its probability), of the {term('evaluation', 'evaluation')} at the {horizon}, the best move "
-        f"taken at each turn; each term below is that average for one term of the evaluation, and {exactness}."
-        "</p>"
-        '<div class="table-scroll"><table class="terms" id="explorer-terms">'
-        "<caption>Each term of the evaluation, expected at the horizon after each move</caption>"
-        f'<thead><tr><th scope="col">Term</th><th scope="col">{a}</th><th scope="col">{b}</th>'
-        f'<th scope="col">{a} \u2212 {b}</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )
 
 
@@ -629,23 +531,6 @@ def _iterations_section(iterations: list[dict[str, Any]]) -> str:
     )
 
 
-def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") -> str:
-    """A small 4×4 board; ``mark`` outlines one cell (the tile just placed).
-
-    Each tile carries its number of digits (``digits-N``), so the style sizes
-    a 16384 to stay on one line and readable (explorer.css).
-    """
-    cells = []
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            cls = f"{colour_class(int(value))} digits-{len(str(int(value)))}" if value else "empty"
-            if mark is not None and 4 * r + c == mark:
-                cls += " marked"
-            cells.append(f'<span class="mini-cell {cls}">{int(value) if value else ""}</span>')
-    text = "; ".join(" ".join(str(v or "\u00b7") for v in row) for row in rows)
-    return f'<div class="mini-board" role="img" aria-label="{escape(label)}: {text}">{"".join(cells)}</div>'
-
-
 def _pv_section(pv: dict[str, Any] | None) -> str:
     if not pv or not pv.get("plies"):
         return ""
@@ -724,130 +609,4 @@ def _placements_section(heat: dict[str, Any] | None) -> str:
         "outlined: kept by the reduction</caption>"
         f"<tbody>{rows}</tbody></table>"
         f'<ul class="kept-list" aria-label="Placements kept">{kept_list}</ul></section>'
-    )
-
-
-def _cell_name(cell: int) -> str:
-    return f"row {cell // 4 + 1}, column {cell % 4 + 1}"
-
-
-def pattern_cells(cells: list[int]) -> str:
-    """A pattern's cells for a person, row by row: "row 4: columns 1, 2, 3; row 3: columns 1, 2"."""
-    rows: list[int] = []
-    columns: dict[int, list[int]] = {}
-    for cell in cells:
-        row = cell // 4 + 1
-        if row not in columns:
-            rows.append(row)
-            columns[row] = []
-        columns[row].append(cell % 4 + 1)
-    return "; ".join(
-        f"row {row}: column{'s' if len(columns[row]) > 1 else ''} {', '.join(str(c) for c in columns[row])}"
-        for row in rows
-    )
-
-
-def _patterns_section(patterns: dict[str, Any] | None) -> str:
-    """The learned evaluation's view of the chosen move's afterstate: each cell's share of the network's value."""
-    if not patterns:
-        return ""
-    shares = [float(v) for v in patterns["cells"]]
-    low, high = min(shares), max(shares)
-    rows = []
-    for r in range(4):
-        cells = []
-        for col in range(4):
-            share = shares[4 * r + col]
-            tile = int(patterns["rows"][r][col])
-            level = 0 if high == low else round(4 * (share - low) / (high - low))
-            words = f"{_cell_name(4 * r + col)}, {'tile ' + str(tile) if tile else 'empty'}: adds {format_value(share)}"
-            cells.append(
-                f'<td class="heat heat-{level}" title="{escape(words)}" aria-label="{escape(words)}">'
-                f'<span class="pattern-tile">{tile or ""}</span><span>{escape(format_value(share))}</span></td>'
-            )
-        rows.append(f"<tr>{''.join(cells)}</tr>")
-    shapes = patterns.get("shapes") or []
-    top = "".join(
-        f"<li>{_top_pattern(p, shapes)}: {escape(format_value(float(p['value'])))}</li>" for p in patterns["top"]
-    )
-    drawn = "".join(
-        f"<li>{pattern_glyph(number, cells)}pattern {number}</li>" for number, cells in enumerate(shapes, 1)
-    )
-    network = term("n-tuple-network", "network")
-    return (
-        '<section class="explorer-part" aria-labelledby="explorer-patterns-title">'
-        f'<h3 id="explorer-patterns-title">What the network sees after {escape(str(patterns["move"]))}</h3>'
-        f'<p class="explorer-note" id="explorer-patterns-sum">Its patterns expect '
-        f"<strong>{escape(format_value(float(patterns['value'])))}</strong> more points; the tiles are worth "
-        f"{escape(format_value(float(patterns['tiles'])))} already.</p>"
-        f'<p class="explorer-note">The {network} reads {len(shapes) or "its"} {term("pattern", "patterns")} of '
-        f"cells, each on the board and its 7 rotations and mirror images; the tiles a pattern sees pick one "
-        f"learned {term('network-weight', 'weight')}, and the weights add up to its value.</p>"
-        f'<ul class="pattern-list" id="explorer-pattern-shapes" aria-label="The network’s patterns">{drawn}</ul>'
-        '<table class="heat-map" id="explorer-patterns"><caption>Each cell’s share of the network’s value '
-        "(every pattern’s weight shared among its cells); darker adds more "
-        f"({term('empty-weigh-most', 'why empty cells weigh most')})</caption>"
-        f"<tbody>{''.join(rows)}</tbody></table>"
-        f'<p class="explorer-note">The patterns that add most, where they were read:</p>'
-        f'<ol class="kept-list" id="explorer-patterns-top">{top}</ol></section>'
-    )
-
-
-def _top_pattern(found: dict[str, Any], shapes: list[list[int]]) -> str:
-    """One of the strongest features: its pattern drawn with its number, and the cells it was read on."""
-    cells = [int(c) for c in found["cells"]]
-    number = int(found.get("number") or 0)
-    where = escape(pattern_cells(cells))
-    if 1 <= number <= len(shapes):
-        return f"{pattern_glyph(number, cells)}pattern {number}, read on {where}"
-    return where
-
-
-def _pruning_section(pruning: dict[str, Any] | None, algorithm: Any) -> str:
-    if not pruning:
-        text = (
-            "Expectimax does not prune: it averages over every tile the game may place. Its cutoffs are "
-            "unlikely tile sequences and cache hits (see Iterations)."
-            if algorithm == "expectimax"
-            else "No search to compare."
-        )
-        return (
-            '<section class="explorer-part" aria-labelledby="explorer-pruning-title">'
-            f'<h3 id="explorer-pruning-title">Pruning</h3><p class="explorer-note">{text}</p></section>'
-        )
-    depth = int(pruning["depth"])
-    rows = [
-        f'<tr><th scope="row">{term("alpha-beta")}, depth {depth} alone</th>'
-        f"<td>{int(pruning['search_nodes']):,}</td><td></td></tr>"
-    ]
-    minimax = pruning.get("minimax_nodes")
-    if minimax:
-        how = (
-            "exact"
-            if pruning["minimax_exact"]
-            else f"estimate (counted to depth {int(pruning['minimax_counted_depth'])})"
-        )
-        share = 100 * int(pruning["search_nodes"]) / int(minimax)
-        rows.append(
-            f'<tr><th scope="row">Plain {term("minimax", "minimax")}, same tree</th><td>{int(minimax):,}</td>'
-            f"<td>{how}; alpha-beta visits {fixed(share, 1)} %</td></tr>"
-        )
-    for key, name in (
-        ("without_table", term("transposition-table", "transposition table")),
-        ("without_ordering", term("move-ordering", "move ordering")),
-    ):
-        compared = pruning.get(key)
-        if compared:
-            saved = int(compared["without"]) - int(compared["with"])
-            rows.append(
-                f'<tr><th scope="row">Without the {name}</th><td>{int(compared["without"]):,}</td>'
-                f"<td>against {int(compared['with']):,} with it (depths 1\u2013{int(compared['depth'])}): "
-                f"{'saves' if saved >= 0 else 'costs'} {abs(saved):,}</td></tr>"
-            )
-    return (
-        '<section class="explorer-part" aria-labelledby="explorer-pruning-title">'
-        '<h3 id="explorer-pruning-title">Pruning</h3><div class="table-scroll">'
-        '<table class="pruning" id="explorer-pruning"><thead><tr><th scope="col">Search</th>'
-        '<th scope="col">Nodes</th><th scope="col">Compared</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div></section>"
     )

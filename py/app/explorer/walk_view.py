@@ -214,6 +214,8 @@ DEPTH_CHOICES = (
 SCROLL_NEAREST = '{"block": "nearest", "inline": "nearest", "behavior": "auto"}'
 """``scrollIntoView``'s options, as JSON for the browser to parse (a plain object in any interpreter): the least
 scrolling that shows the node, at once (no smooth scrolling: less motion)."""
+NAV_CLEARANCE = 8
+"""CSS px between the sticky step buttons and the current node scrolled into view below them."""
 STEP_BUTTONS = (
     ("start", "Start", "Start: the first step (Home)"),
     ("back", "\u25c0 Back", "Step back (\u2190)"),
@@ -310,6 +312,7 @@ class WalkView:
         self.counts = el("table", "tw-counts", id="tw-counts", hidden="")
         self.counts_note = el("p", "tw-note", "", id="tw-counts-note", hidden="")
         nav = el("div", "tw-nav", role="group", aria_label="Steps")
+        self.nav = nav
         self.step_buttons = {}
         for action, text, label in STEP_BUTTONS:
             button = el("button", "button small tw-step", text, type="button", id=f"tw-{action}", aria_label=label)
@@ -439,6 +442,8 @@ class WalkView:
                 here.scrollIntoView()
                 return
             options = js_call(window, js_call(window, window, "JSON"), "parse", SCROLL_NEAREST)
+            # Below the sticky step buttons, however tall they are now (wrapped on a narrow screen, a larger text).
+            here.style.scrollMarginTop = f"{self.nav.offsetHeight + NAV_CLEARANCE}px"
             js_call(window, here, "scrollIntoView", options)
             marked = js_call(window, self.outline, "querySelector", ".tw-o-here")
             if marked:

@@ -7,8 +7,10 @@ search's tables, then reads them within a budget of its own (``analysis_ms``):
 ``iterations`` (one row per depth), ``pv`` (the line the search expects),
 ``placements`` (the computer's replies to the chosen move), ``patterns`` (the
 ``learned`` network's view of it), ``why`` (the chosen move against the
-runner-up, term by term), ``chance`` (expectimax's chance node) and
-``pruning`` (alpha-beta's nodes beside a plain minimax's).
+runner-up, term by term, each term as its weight times the raw value read
+from the board), ``chance`` (expectimax's chance node) and ``pruning``
+(alpha-beta's nodes beside a plain minimax's, and what its aids save, depth by
+depth).  ``explain_every_move`` reads every root move so (``comparison``).
 
 When alpha-beta's rescue search chooses the move (``decision["rescued"]``),
 the root values, iterations and line are those of the proof, and ``chosen``
@@ -28,7 +30,7 @@ from math import inf, nextafter
 from typing import Any
 
 from ..board import DIRECTIONS, Board, empty_cells, from_rows, has_win_tile, to_rows
-from ..evaluation.terms import term_name, weighted_terms
+from ..evaluation.terms import Term, explained_terms, term_name
 from ..move_tables import afterstates
 from ..values import WIN_SCORE
 from . import alphabeta, expectimax
@@ -83,24 +85,8 @@ def explain_decision(
     clock: Clock | None = None,
 ) -> dict[str, Any]:
     """``explain`` for a ``SearchOptions`` (the page's worker builds one from its request)."""
-    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board < 1 << 64:
-        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
-    if options.reductions:
-        raise ValueError("explain describes the full-width search: late-move reductions must be off")
-    if isinstance(analysis_ms, bool) or not isinstance(analysis_ms, (int, float)) or not 0 <= analysis_ms < inf:
-        raise ValueError(f"analysis_ms is a number of milliseconds, at least 0, got {analysis_ms!r}")
-    evaluate = options.evaluator()
     clock = clock or time.perf_counter
-    deadline = Deadline(options.think_ms if options.timed else None, clock)
-    trace = Trace()
-    if options.algorithm == "alphabeta":
-        result = alphabeta.search(board, evaluate, deadline, depth=options.depth, rescue=options.rescues, trace=trace)
-    else:
-        result = expectimax.search(board, evaluate, deadline, depth=options.depth, trace=trace)
-    result.algorithm = options.algorithm
-    result.preset = options.preset_name
-    result.think_ms = float(options.think_ms) if options.timed else None
-
+    result, trace, evaluate, deadline = _searched(board, options, analysis_ms, clock)
     analysis = _Analysis(clock, analysis_ms)
     searched = [it for it in trace.iterations if it.completed]
     last = searched[-1] if searched else None
@@ -140,9 +126,69 @@ def explain_decision(
         chosen = DIRECTIONS.index(result.move) if result.move is not None else pv_index
         out["placements"] = _placements(board, chosen, options.algorithm == "alphabeta")
         if options.preset_name == "learned":
-            out["patterns"] = _patterns(board, chosen)
+            out["patterns"] = _patterns(board, chosen, evaluate)
     out["analysis"] = analysis.report()
     return out
+
+
+def explain_every_move(
+    board: Board, options: SearchOptions, *, analysis_ms: float = DEFAULT_ANALYSIS_MS, clock: Clock | None = None
+) -> dict[str, Any]:
+    """Every legal move as the search values it, with the computer's reply it reckons with (for ``comparison``).
+
+    The same search as ``explain_decision``; then, within ``analysis_ms``,
+    each root entry gets alpha-beta's exact value and ``line`` (the line it
+    expects after that move: its first tile is the reply the minimiser
+    assumed), or expectimax's ``chance`` node (each empty cell's 2 and 4, their
+    odds and values: what its average weighed).  A move the budget did not
+    reach keeps ``None`` there (``analysis["unfinished"]`` says why).
+    """
+    clock = clock or time.perf_counter
+    result, trace, evaluate, deadline = _searched(board, options, analysis_ms, clock)
+    analysis = _Analysis(clock, analysis_ms)
+    searched = [it for it in trace.iterations if it.completed]
+    last = searched[-1] if searched else None
+    root = _root(board, last, result)
+    if last is not None:
+        if options.algorithm == "alphabeta":
+            explainer = _AlphaBeta(board, evaluate, deadline, trace, last.depth, analysis)
+            explainer.exact_root(root)
+            for index, entry in enumerate(root):
+                entry["line"] = (
+                    explainer.principal_variation(index, entry["value"])
+                    if entry["exact"] and not analysis.expired()
+                    else None
+                )
+        else:
+            deadline.limit = analysis.limit
+            for index, entry in enumerate(root):
+                entry["chance"] = (
+                    _chance(board, trace.tree, last.depth, index, evaluate, analysis) if entry["legal"] else None
+                )
+    return {"rows": to_rows(board), "decision": result.to_dict(), "root": root, "analysis": analysis.report()}
+
+
+def _searched(
+    board: Board, options: SearchOptions, analysis_ms: float, clock: Clock
+) -> tuple[SearchResult, Trace, Evaluator, Deadline]:
+    """The search ``decide`` runs, with a ``Trace`` that keeps its tables: (result, trace, evaluation, deadline)."""
+    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board < 1 << 64:
+        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    if options.reductions:
+        raise ValueError("explain describes the full-width search: late-move reductions must be off")
+    if isinstance(analysis_ms, bool) or not isinstance(analysis_ms, (int, float)) or not 0 <= analysis_ms < inf:
+        raise ValueError(f"analysis_ms is a number of milliseconds, at least 0, got {analysis_ms!r}")
+    evaluate = options.evaluator()
+    deadline = Deadline(options.think_ms if options.timed else None, clock)
+    trace = Trace()
+    if options.algorithm == "alphabeta":
+        result = alphabeta.search(board, evaluate, deadline, depth=options.depth, rescue=options.rescues, trace=trace)
+    else:
+        result = expectimax.search(board, evaluate, deadline, depth=options.depth, trace=trace)
+    result.algorithm = options.algorithm
+    result.preset = options.preset_name
+    result.think_ms = float(options.think_ms) if options.timed else None
+    return result, trace, evaluate, deadline
 
 
 class _Analysis:
@@ -199,28 +245,38 @@ def _root(board: Board, last: Any, result: SearchResult) -> list[dict[str, Any]]
     return out
 
 
-def _patterns(board: Board, chosen: int) -> dict[str, Any]:
+def _patterns(board: Board, chosen: int, evaluate: Evaluator) -> dict[str, Any]:
     """For the learned evaluation: what the network sees on the chosen move's afterstate, cell by cell.
 
     ``cells`` are the 16 shares of the network's value (``ntuple.cell_shares``),
-    ``value`` their sum and ``tiles`` the points the tiles are worth; ``top``
-    the patterns that add most, as their number, the cells of the image read
-    and weight; ``shapes`` each pattern's own cells, pattern 1 first (the page
-    draws a pattern wherever it is named).
+    ``value`` their sum and ``tiles`` the points the tiles are worth;
+    ``evaluation`` the search's evaluation of that board (the network's value
+    times its weight, plus the tiles); ``reads`` how many of the patterns'
+    images read each cell (a share grows with it: an inner cell is read by
+    more images than a corner); ``top`` the patterns that add most, as their
+    number, the cells of the image read and weight; ``shapes`` each pattern's
+    own cells, pattern 1 first (the page draws a pattern wherever it is named).
     """
     from ..evaluation import learned
     from ..evaluation.ntuple import cell_shares
-    from ..evaluation.ntuple_shapes import score_of_tiles
+    from ..evaluation.ntuple_shapes import images, score_of_tiles
 
     after = afterstates(board)[chosen]
     network = learned.network()
     shares, top = cell_shares(network, after)
+    reads = [0] * 16
+    for cells in network.shape.tuples:
+        for image in images(cells):
+            for cell in image:
+                reads[cell] += 1
     return {
         "move": DIRECTIONS[chosen],
         "rows": to_rows(after),
         "cells": [round(share, 1) for share in shares],
         "value": round(sum(shares), 1),
         "tiles": score_of_tiles(after),
+        "evaluation": evaluate(after),
+        "reads": reads,
         "top": [{"number": number, "cells": list(cells), "value": round(weight, 1)} for number, cells, weight in top],
         "shapes": [list(cells) for cells in network.shape.tuples],
     }
@@ -250,7 +306,7 @@ def _why(
         end = _line_end(pv)
         if end is None:
             return None
-        terms = weighted_terms(options.preset_name, from_rows(end), options.weights)
+        terms = explained_terms(options.preset_name, from_rows(end), options.weights)
         lines.append(
             {
                 "move": DIRECTIONS[index],
@@ -258,7 +314,8 @@ def _why(
                 "rows": end,
                 "plies": len(pv["plies"]),
                 "end": pv["end"],
-                "terms": [[term_name(name), round(value, 4)] for name, value in terms],
+                "terms": [[term_name(term.name), round(term.value, 4)] for term in terms],
+                "weighted": [_weighted(term) for term in terms],
             }
         )
     differences = [
@@ -275,10 +332,27 @@ def _why(
     }
 
 
+def _weighted(term: Term, expected: bool = False) -> dict[str, Any]:
+    """A term as a person rebuilds it: ``value`` = ``weight`` × ``factor``, the factor being ``raw`` (read from
+    the board, in ``unit``) or its ``form`` of it (``"ln"``); ``expected``: each an average over the tiles."""
+    return {
+        "term": term_name(term.name),
+        "value": round(term.value, 4),
+        "weight": term.weight,
+        "raw": term.raw,
+        "unit": term.unit,
+        "form": term.form,
+        "factor": term.multiplied(),
+        "expected": expected,
+    }
+
+
 WHY_SHARE = 0.7
 """The part of the explanation's time expectimax's why may take; the line and the chance node get the rest."""
 LOST_TERM = "lost boards"
 """The expected-terms entry for lines that end lost: the lost value, weighted by their probability."""
+LOST_UNIT = "probability of a lost board"
+"""The raw value of ``LOST_TERM``: the lost value is its weight."""
 
 
 def _expected_why(
@@ -305,12 +379,16 @@ def _expected_why(
     ``against`` lists the terms that favour the runner-up.
     """
     lost = float(getattr(evaluate, "lost_value", expectimax.DEFAULT_LOST_VALUE))
-    leaves: dict[Board, list[tuple[str, float]]] = {}
+    leaves: dict[Board, list[Term]] = {}
+    kinds: dict[str, Term] = {LOST_TERM: Term(LOST_TERM, lost, lost, 1.0, LOST_UNIT)}
+    """A term of each name (its weight, unit and form are the same on every board)."""
 
-    def terms_of(node: Board) -> list[tuple[str, float]]:
+    def terms_of(node: Board) -> list[Term]:
         found = leaves.get(node)
         if found is None:
-            found = leaves[node] = weighted_terms(options.preset_name, node, options.weights)
+            found = leaves[node] = explained_terms(options.preset_name, node, options.weights)
+            for term in found:
+                kinds.setdefault(term.name, term)
         return found
 
     lines = []
@@ -324,10 +402,12 @@ def _expected_why(
         return None
     names = []
     for line in lines:
-        names += [name for name in line["expected"] if name not in names]
+        names += [name for name in line["expected"] if name in kinds and name not in names]
     for line in lines:
-        line["terms"] = [[term_name(name), round(line["expected"].get(name, 0.0), 4)] for name in names]
-        line["total"] = sum(line["expected"].values())
+        expected = line["expected"]
+        line["terms"] = [[term_name(name), round(expected.get(name, 0.0), 4)] for name in names]
+        line["weighted"] = [_weighted(_expected_term(kinds[name], expected), True) for name in names]
+        line["total"] = sum(expected.get(name, 0.0) for name in names)
     mine, theirs = lines
     differences = [
         [term_name(name), round(mine["expected"].get(name, 0.0) - theirs["expected"].get(name, 0.0), 4)]
@@ -353,23 +433,56 @@ def _expected_why(
     }
 
 
+RAW, FACTOR = "\x00raw", "\x00factor"
+"""Suffixes of the expected-terms entries that keep a term's raw value and factor apart from its value, where
+they are not its value divided by its weight (a logarithm, a weight of 0)."""
+
+
+def _leaf_terms(terms: list[Term]) -> dict[str, float]:
+    """A board's terms as ``_expected_terms`` adds them up: each term's value, and its raw value and factor
+    where the value does not give them (``RAW``, ``FACTOR``)."""
+    out = {}
+    for term in terms:
+        out[term.name] = term.value
+        if term.form or not term.weight:
+            out[term.name + RAW] = term.raw
+            if term.form and not term.weight:
+                out[term.name + FACTOR] = term.multiplied()
+    return out
+
+
+def _expected_term(kind: Term, expected: dict[str, float]) -> Term:
+    """The term ``kind`` with the expectations ``_expected_terms`` found: value, raw value and factor."""
+    value = expected.get(kind.name, 0.0)
+    if kind.weight:
+        factor = value / kind.weight
+    else:
+        factor = expected.get(kind.name + (FACTOR if kind.form else RAW), 0.0)
+    return kind._replace(value=value, raw=expected.get(kind.name + RAW, factor), factor=factor)
+
+
 def _expected_terms(
     after: Board,
     depth: int,
     searcher: Any,
     evaluate: Evaluator,
-    terms_of: Callable[[Board], list[tuple[str, float]]],
+    terms_of: Callable[[Board], list[Term]],
     lost: float,
     expired: Callable[[], bool],
 ) -> dict[str, float]:
     """E[terms at the horizon] after a root move whose afterstate is ``after``, searched to ``depth`` (see
-    ``_expected_why``); ``TimeUp`` once ``expired``.  Memoised by (board, moves left), as the search caches."""
+    ``_expected_why``), with the expectations of the raw values ``_leaf_terms`` keeps; ``TimeUp`` once
+    ``expired``.  Memoised by (board, moves left), as the search caches."""
     threshold = expectimax.PROBABILITY_THRESHOLD
     p_two, p_four = expectimax.TWO_PROBABILITY, expectimax.FOUR_PROBABILITY
     memo: dict[tuple[Board, int], dict[str, float]] = {}
+    leaves: dict[Board, dict[str, float]] = {}
 
     def leaf(node: Board) -> dict[str, float]:
-        return dict(terms_of(node))
+        found = leaves.get(node)
+        if found is None:
+            found = leaves[node] = _leaf_terms(terms_of(node))
+        return found
 
     def chance(node: Board, remaining: int, prob: float) -> dict[str, float]:
         if prob < threshold:  # before the memo, as the search checks its cutoff before its cache
@@ -398,7 +511,7 @@ def _expected_terms(
             if best is None or value > best[0]:
                 best = (value, child)
         if best is None:
-            return {LOST_TERM: lost}
+            return {LOST_TERM: lost, LOST_TERM + RAW: 1.0}
         return leaf(best[1]) if remaining == 1 else chance(best[1], remaining - 1, prob)
 
     return leaf(after) if depth == 1 else chance(after, depth - 1, 1.0)
@@ -605,18 +718,20 @@ class _AlphaBeta:
             self.analysis.note("minimax", f"counted exactly to depth {counted}; deeper is extrapolated")
         else:
             self.analysis.note("minimax", "the budget ran out before two depths were counted")
-        with_both = [0]
-        for it in searched:
-            with_both.append(with_both[-1] + it.nodes)
+        with_both = [it.nodes for it in searched]
         out["without_table"] = self._compare(with_both, 0.5, "table", transposition=False)
         out["without_ordering"] = self._compare(with_both, 1.0, "ordering", ordering=False)
         return out
 
-    def _compare(self, with_both: list[int], fraction: float, name: str, **switch: bool) -> dict[str, int] | None:
+    def _compare(self, with_both: list[int], fraction: float, name: str, **switch: bool) -> dict[str, Any] | None:
         """The deepening 1, 2, ... with one aid off, in ``fraction`` of the time left, beside the search's own nodes.
 
-        ``with_both[k]`` is the search's nodes over depths 1..k; the answer
-        compares at the deepest depth the switched-off search completed.
+        ``with_both[k - 1]`` is the search's nodes at depth k.  The answer
+        compares at the deepest depth the switched-off search completed
+        (``depth``): ``with`` and ``without`` over depths 1..depth, ``at_depth``
+        that depth's own nodes (with, without), and ``by_depth`` each depth's
+        [depth, with, without], where the saving shows as it grows; ``searched``
+        is the depth the search itself reached.
         """
         deadline = Deadline(self.analysis.left_ms() * fraction, self.analysis.clock)
         switches = alphabeta._Switches(
@@ -631,7 +746,15 @@ class _AlphaBeta:
         depth = done[-1].depth
         if depth < self.depth:
             self.analysis.note(f"without_{name}", f"compared at depth {depth}, the deepest its budget allowed")
-        return {"depth": depth, "with": with_both[depth], "without": sum(it.nodes for it in done)}
+        by_depth = [[it.depth, with_both[it.depth - 1], it.nodes] for it in done]
+        return {
+            "depth": depth,
+            "searched": self.depth,
+            "with": sum(with_both[:depth]),
+            "without": sum(it.nodes for it in done),
+            "at_depth": by_depth[-1][1:],
+            "by_depth": by_depth,
+        }
 
 
 def _minimax_counts(board: Board, depth: int, win_possible: bool, expired: Callable[[], bool]) -> list[int]:
@@ -750,4 +873,4 @@ def _expectimax_ply(
     return after, remaining - 1, prob2, "horizon"
 
 
-__all__ = ["DEFAULT_ANALYSIS_MS", "explain", "explain_decision"]
+__all__ = ["DEFAULT_ANALYSIS_MS", "explain", "explain_decision", "explain_every_move"]

@@ -25,7 +25,7 @@ exec(FAKE_DOM, fakedom.__dict__)  # noqa: S102 - the test suite's own fake DOM
 
 PANEL_IDS = ["ai-" + name for name in ("hint", "step", "autoplay", "status", "algorithm", "think", "think-value")]
 PANEL_IDS += ["ai-" + name for name in ("pause", "pause-value", "preset", "weights", "weights-reset", "readout")]
-PANEL_IDS += ["ai-network", "weights-panel"]
+PANEL_IDS += ["ai-network", "weights-panel", "ai-preset-note"]
 PRESETS = [
     {"name": "classic", "description": "ovolve's", "default_weights": {"max": 1.0}},
     {"name": "rows", "description": "nneonneo's", "default_weights": {"empty_weight": 270.0}},
@@ -157,3 +157,28 @@ def test_the_network_line_goes_when_the_preset_is_no_longer_learned_and_comes_ba
         return [*shown, said_before == status.textContent, panel.settings.playing, panel.settings.stand_in]
 
     assert run_async(scenario) == [(True, ""), (False, CHECKING), (True, ""), True, "learned", None]
+
+
+def test_an_algorithm_switch_says_the_preset_it_plays_on_a_note_of_its_own_until_the_settings_change():
+    """Issue 54: the switch was said on the status line, which the next hint overwrote; the note stays."""
+    document, panel, _controls = _page([Worker(checking_s=0)])
+    note, status = document.getElementById("ai-preset-note"), document.getElementById("ai-status")
+    heard: list[str] = []
+    panel.view = types.SimpleNamespace(announce=heard.append)
+
+    async def scenario() -> list[Any]:
+        await _controls.connect()
+        before = status.textContent
+        _choose(document, "ai-algorithm", "alphabeta")  # from expectimax with rows
+        switched = [note.hidden, note.textContent, status.textContent == before, heard[-1] == note.textContent]
+        _choose(document, "ai-algorithm", "expectimax")
+        back = note.textContent
+        document.getElementById("ai-think").value = "3"
+        document.getElementById("ai-think").dispatch("input")  # another setting: the note has said its piece
+        return [*switched, back, note.hidden, note.textContent]
+
+    hidden, said, status_kept, heard_it, back, hidden_after, after = run_async(scenario)
+    assert not hidden and status_kept and heard_it
+    assert said.startswith("Now playing Alpha-beta with the classic preset (it was rows)")
+    assert back.startswith("Now playing Expectimax with the rows preset (it was classic)")
+    assert hidden_after and after == ""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from html.parser import HTMLParser
 from types import SimpleNamespace
@@ -195,7 +196,7 @@ def test_the_learned_patterns_draw_as_a_heat_map_with_words_for_each_cell() -> N
 
 
 def test_a_pattern_reads_row_by_row() -> None:
-    from app.explorer.panel import pattern_cells
+    from app.explorer.terms_view import pattern_cells
 
     assert pattern_cells([12, 13, 14, 8, 9, 10]) == "row 4: columns 1, 2, 3; row 3: columns 1, 2, 3"
     assert pattern_cells([3, 7]) == "row 1: column 4; row 2: column 4"
@@ -233,10 +234,78 @@ def test_the_status_says_when_one_of_several_workers_searched_the_explained_deci
 
 
 def test_why_this_move_stays_and_says_why_when_it_has_no_runner_up_to_compare():
-    from app.explorer.panel import _why_section
+    from app.explorer.terms_view import why_section
 
-    out_of_time = _why_section(None, "expectimax", bounds=False, ran_out=True)
+    out_of_time = why_section(None, "expectimax", bounds=False, ran_out=True)
     assert 'id="explorer-why"' in out_of_time and "time ran out" in out_of_time
-    bounds_only = _why_section(None, "alphabeta", bounds=True)
+    bounds_only = why_section(None, "alphabeta", bounds=True)
     assert 'id="explorer-why"' in bounds_only and "only proved no better" in bounds_only
-    assert _why_section(None, "expectimax") == ""
+    assert why_section(None, "expectimax") == ""
+
+
+def test_the_explanation_is_headed_by_the_move_and_the_search_that_chose_it():
+    """Issue 54: two explanations of one board, by alpha-beta and expectimax, said neither search nor preset."""
+    from app.explorer.panel import explanation_heading
+
+    board = from_rows([[0, 0, 2, 2], [0, 4, 8, 16], [2, 8, 32, 64], [4, 16, 128, 256]])
+    for algorithm, preset in (("alphabeta", "classic"), ("expectimax", "rows")):
+        explanation = explain(board, depth=2, algorithm=algorithm, preset=preset, analysis_ms=1000)
+        move = explanation["decision"]["move"]
+        heading = (
+            f"Why {move} \u2014 {'alpha-beta' if algorithm == 'alphabeta' else algorithm}, preset {preset}, depth 2"
+        )
+        html = render_explanation(explanation)
+        assert f'<h3 id="explorer-title" class="explorer-title">{heading}</h3>' in html
+        assert html.index('id="explorer-title"') < html.index('id="explorer-board"')
+    lost = {"move": None, "algorithm": "alphabeta", "preset": "classic", "depth": 0}
+    assert explanation_heading(lost) == "No legal move \u2014 alpha-beta, preset classic"
+    rescued = {"move": "up", "algorithm": "alphabeta", "preset": "<b>", "depth": 7, "rescued": True}
+    assert explanation_heading(rescued).endswith("preset <b>, depth 7, vs 2s")
+    assert "&lt;b&gt;" in render_explanation(dict(explanation, decision=dict(explanation["decision"], preset="<b>")))
+
+
+def test_a_decision_handed_over_is_explained_when_the_panel_opens_at_its_depth_with_its_fate():
+    explorer, document, client = _explorer()
+    request = {"rows": ROWS, "think_ms": 50, "depth": 3, "algorithm": "alphabeta", "preset": None, "weights": {}}
+    move = explain(from_rows(ROWS), depth=3)["decision"]["move"]
+
+    async def scenario() -> list:
+        explorer.remember(request, from_rows(ROWS), "Shown as a hint: not played.", move)
+        await asyncio.sleep(0.01)
+        asked = len(client.requests)  # closed: nothing asked
+        explorer.toggle()
+        for _ in range(500):
+            await asyncio.sleep(0.002)
+            if explorer.shown:
+                break
+        return [asked, client.requests[-1]["depth"], explorer.explained_board() == from_rows(ROWS), explorer.fate_text]
+
+    assert run_async(scenario) == [0, 3, True, "Shown as a hint: not played."]
+    assert f"Why {move}" in document.elements["explorer-decision"].innerHTML
+
+
+def test_a_handed_over_decision_is_dropped_when_a_newer_one_is_shown_first_and_said_when_it_searched_otherwise():
+    explorer, document, client = _explorer()
+    request = {"rows": ROWS, "think_ms": 50, "depth": 2, "algorithm": "alphabeta", "preset": None, "weights": {}}
+
+    async def scenario() -> list:
+        explorer.remember(request, from_rows(ROWS), "Played.", "up")
+        answer = await client.explain(explorer.request_for(request))
+        explorer.show(answer, request, from_rows(ROWS))  # a newer decision, explained as it came
+        explorer.toggle()
+        await asyncio.sleep(0.01)
+        dropped = [len(client.requests), explorer.shown]
+        explorer.toggle()
+        move = answer["move"]
+        other = next(m for m in ("up", "right", "down", "left") if m != move)
+        explorer.remember(request, from_rows(ROWS), "Played.", other)  # as if a team's search had chosen another
+        explorer.toggle()
+        for _ in range(500):
+            await asyncio.sleep(0.002)
+            if explorer.shown == 2:
+                break
+        return [*dropped, explorer.fate_text, other, move]
+
+    asked, shown, fate, other, move = run_async(scenario)
+    assert (asked, shown) == (1, 1)
+    assert fate == f"Played. (It was {other}; searched again here at the same depth, the search chose {move}.)"

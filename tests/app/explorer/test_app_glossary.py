@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.explorer.glossary import ENTRIES, MEANINGS, add_entries, glossary_html, word_term
-from app.explorer.panel import pattern_glyph, render_explanation, term_words
+from app.explorer.panel import render_explanation
+from app.explorer.terms_view import pattern_glyph, term_words
 from game2048.board import from_rows
 from game2048.evaluation import presets
 from game2048.evaluation.terms import TERM_NAMES, term_name, weighted_terms
@@ -36,7 +37,7 @@ def test_the_words_the_issue_names_are_in_the_glossary():
     words = {word.lower() for _key, word, _meaning in ENTRIES}
     for needed in ("ply", "horizon", "upper bound", "lower bound", "leaf", "n-tuple network", "pattern", "weight"):
         assert needed in words, needed
-    assert "why empty cells weigh most" in words
+    assert "a cell's share" in words
     assert len({key for key, _w, _m in ENTRIES}) == len(ENTRIES)  # one entry a key
     html = glossary_html()
     assert all(f'id="gloss-{key}"' in html for key, _w, _m in ENTRIES)
@@ -100,4 +101,4 @@ def test_the_learned_explanation_draws_every_pattern_it_names():
     named = set(re.findall(r"pattern (\d)", re.sub(r"<[^>]+>", " ", html)))
     drawn = set(re.findall(r'data-pattern="(\d)"', html))
     assert named and named <= drawn, (named, drawn)
-    assert 'aria-describedby="gloss-n-tuple-network"' in html and 'aria-describedby="gloss-empty-weigh-most"' in html
+    assert 'aria-describedby="gloss-n-tuple-network"' in html and 'aria-describedby="gloss-cell-share"' in html

@@ -1,0 +1,53 @@
+"""The explorer's small drawing pieces, shared by its parts: a small board, a signed difference, a cell's name.
+
+Plain functions that return HTML or text (every text escaped), so CPython
+tests read them without a browser and the page's MicroPython runs them.
+"""
+
+from html import escape
+from math import floor, isfinite, log10
+
+from app.board.view import colour_class
+from game2048.values import WIN_SCORE, fixed, format_value
+
+
+def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") -> str:
+    """A small 4×4 board; ``mark`` outlines one cell (the tile just placed).
+
+    Each tile carries its number of digits (``digits-N``), so the style sizes
+    a 16384 to stay on one line and readable (explorer.css).
+    """
+    cells = []
+    for r, row in enumerate(rows):
+        for c, value in enumerate(row):
+            cls = f"{colour_class(int(value))} digits-{len(str(int(value)))}" if value else "empty"
+            if mark is not None and 4 * r + c == mark:
+                cls += " marked"
+            cells.append(f'<span class="mini-cell {cls}">{int(value) if value else ""}</span>')
+    text = "; ".join(" ".join(str(v or "\u00b7") for v in row) for row in rows)
+    return f'<div class="mini-board" role="img" aria-label="{escape(label)}: {text}">{"".join(cells)}</div>'
+
+
+def number(value: float) -> str:
+    """``format_value``'s reading (4 significant digits, k and M, "−") with a tie rounded up in every
+    interpreter (``fixed``): an average of counts such as 14.625 reads "14.63" in the page and in CPython."""
+    if value is None or not isfinite(value) or abs(value) >= WIN_SCORE:
+        return format_value(value)
+    size = abs(value)
+    scale, suffix = (1e6, "M") if size >= 1e6 else (1e3, "k") if size >= 1e4 else (1.0, "")
+    shown = value / scale
+    places = 0 if shown == 0 else max(0, 3 - floor(log10(abs(shown))))
+    text = fixed(shown, places)
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return ("0" if text in ("-0", "") else text).replace("-", "\u2212") + suffix
+
+
+def signed(value: float) -> str:
+    """A difference for a person: "+0.9", "−5", "0"."""
+    return "0" if value == 0 else ("+" if value > 0 else "") + number(value)
+
+
+def cell_name(cell: int) -> str:
+    """A cell (0..15, in reading order) for a person: "row 2, column 3"."""
+    return f"row {cell // 4 + 1}, column {cell % 4 + 1}"
