@@ -260,9 +260,10 @@ def test_a_network_reads_back_as_it_was_written() -> None:
         ntuple_file.check(staged, {**manifest, "shape": MANIFEST["shape"]})
 
 
-def _with_header(network: Network, change) -> bytes:  # type: ignore[no-untyped-def]
-    """``network``'s file with its header as ``change`` rewrites it (a file from another version of the lab)."""
-    data = ntuple_file.encode(network)
+def _with_header(network: Network, change, version: int = ntuple_file.FORMAT) -> bytes:  # type: ignore[no-untyped-def]
+    """``network``'s file in format ``version`` with its header as ``change`` rewrites it (a file from another
+    version of the lab)."""
+    data = ntuple_file.encode(network, version)
     at = len(ntuple_file.MAGIC)
     (size,) = struct.unpack_from("<I", data, at)
     header = json.loads(data[at + 4 : at + 4 + size])
@@ -271,20 +272,28 @@ def _with_header(network: Network, change) -> bytes:  # type: ignore[no-untyped-
     return data[:at] + struct.pack("<I", len(text)) + text + data[at + 4 + size :]
 
 
-def test_a_format_1_file_from_before_stages_still_reads_and_a_newer_format_says_so() -> None:
+def test_format_2_and_a_format_1_file_from_before_stages_still_read_and_a_newer_format_says_so() -> None:
+    two = ntuple_file.encode(STAGED_NETWORK, 2)
+    assert ntuple_file.check(two, {"bytes": len(two), "sha256": ntuple_file.sha256(two)}) == STAGED_NETWORK
+    assert two != ntuple_file.encode(STAGED_NETWORK)
+
     def older(header) -> None:  # type: ignore[no-untyped-def]
         header["format"] = 1
         del header["shape"]["stages"]
 
-    old = _with_header(NETWORK, older)
+    old = _with_header(NETWORK, older, 2)
     assert ntuple_file.decode(old) == NETWORK
     manifest = {"bytes": len(old), "sha256": ntuple_file.sha256(old), "shape": {**MANIFEST["shape"]}}
     del manifest["shape"]["stages"]  # type: ignore[attr-defined]
     assert ntuple_file.check(old, manifest) == NETWORK  # an older manifest too
-    with pytest.raises(NetworkError, match="format 3; this page reads formats 1 and 2"):
-        ntuple_file.decode(_with_header(NETWORK, lambda header: header.update(format=3)))
+    with pytest.raises(NetworkError, match="format 4; this page reads formats 1, 2 and 3"):
+        ntuple_file.decode(_with_header(NETWORK, lambda header: header.update(format=4)))
     with pytest.raises(NetworkError, match="damaged"):
-        ntuple_file.decode(_with_header(STAGED_NETWORK, lambda header: header.update(format=1)))
+        ntuple_file.decode(_with_header(STAGED_NETWORK, lambda header: header.update(format=1), 2))
+    with pytest.raises(NetworkError, match="table 1 does not decompress"):  # format 3's tables read as zlib
+        ntuple_file.decode(_with_header(NETWORK, lambda header: header.update(format=2)))
+    with pytest.raises(ValueError, match="writes formats 2 and 3, not 1"):
+        ntuple_file.encode(NETWORK, 1)
 
 
 @given(st.integers(min_value=0, max_value=len(DATA) - 1))

@@ -1,21 +1,23 @@
-"""The network file the page downloads and the lab writes: a shape, a scale and int16 tables, zlib-compressed.
+"""The network file the page downloads and the lab writes: a shape, a scale and int16 tables, compressed.
 
 Layout (all little-endian)::
 
     MAGIC                        b"2048-ntuple-network\\n"
     header length                4 bytes, unsigned
-    header                       JSON: {"format": 2, "shape": {"name", "tuples", "values", "stages"},
+    header                       JSON: {"format": 3, "shape": {"name", "tuples", "values", "stages"},
                                         "scale": float, "tables": [compressed length of each]}
-    tables                       each tuple's weights, int16, zlib-compressed, in the shape's order,
-                                 stage after stage
+    tables                       each tuple's weights, int16, in the shape's order, stage after stage,
+                                 each compressed as ``ntuple_coding`` says: format 3 byte planes in xz
 
-Format 1 is format 2 without stages (its shape has no ``stages``): such a
-file still reads, as a network of one stage.
+Format 2 is format 3 with each table's entries zlib-compressed as they lie
+in memory, format 1 is format 2 without stages (its shape has no
+``stages``): such files still read, the latter as a network of one stage.
 
 A weight is ``scale × int16``: 2 bytes per entry keeps the page's 4×6-tuple
-network under 100 MB in the worker's memory, and the entries training never
-reached are zeros that zlib all but removes.  Read with the standard library
-only (``array``, ``zlib``, ``json``), so Pyodide reads it as CPython does.
+network under 200 MB in the worker's memory, and the entries training never
+reached are zeros that compression all but removes.  Read with the standard
+library only (``array``, ``lzma``, ``zlib``, ``json``), so Pyodide reads it as
+CPython does.
 Everything wrong with a file is a ``NetworkError`` whose message says what:
 missing, not a network file, cut short, damaged, another shape, or bytes that
 are not the ones its manifest's SHA-256 names.
@@ -26,19 +28,18 @@ from __future__ import annotations
 import hashlib
 import json
 import struct
-import sys
-import zlib
 from array import array
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .ntuple_coding import TableError, deflate, inflate, pack_planes, unpack_planes
 from .ntuple_shapes import Shape, same_weights, shape_from_json, shape_json
 
 MAGIC = b"2048-ntuple-network\n"
-FORMAT = 2
-READS = (1, 2)
-"""The formats this reader takes: 1 (before stages) and 2."""
+FORMAT = 3
+READS = (1, 2, 3)
+"""The formats this reader takes: 1 (before stages), 2 (zlib) and 3."""
 INT16_MAX = 32767
 MAX_HEADER = 1 << 20
 """A header longer than this is not one of ours (a shape's JSON is a few hundred bytes)."""
@@ -58,16 +59,15 @@ class Network:
     tables: tuple[array[int], ...]
 
 
-def encode(network: Network, level: int = 9) -> bytes:
-    """The file's bytes for ``network``."""
-    blobs = []
-    for table in network.tables:
-        raw = table if sys.byteorder == "little" else _swapped(table)
-        blobs.append(zlib.compress(raw.tobytes(), level))
+def encode(network: Network, version: int = FORMAT) -> bytes:
+    """The file's bytes for ``network`` in format ``version`` (3, or 2 for a reader from before format 3)."""
+    if version not in (2, FORMAT):
+        raise ValueError(f"this lab writes formats 2 and {FORMAT}, not {version!r}")
+    blobs = [pack_planes(table) if version == FORMAT else deflate(table) for table in network.tables]
     shape = network.shape
     header = json.dumps(
         {
-            "format": FORMAT,
+            "format": version,
             "shape": shape_json(shape),
             "scale": network.scale,
             "tables": [len(blob) for blob in blobs],
@@ -98,7 +98,7 @@ def decode(data: bytes | bytearray, name: str = "the network file") -> Network:
         raise NetworkError(f"{name} is damaged: its header is not readable ({exc})") from None
     if version not in READS:
         raise NetworkError(
-            f"{name} is format {version!r}; this page reads formats {' and '.join(map(str, READS))} "
+            f"{name} is format {version!r}; this page reads formats {', '.join(map(str, READS[:-1]))} and {READS[-1]} "
             "(a newer version wrote it: reload the page, or bring the lab up to date)"
         )
     try:
@@ -121,55 +121,14 @@ def decode(data: bytes | bytearray, name: str = "the network file") -> Network:
     view = memoryview(data)
     tables = []
     tuples = len(shape.tuples)
+    unpack = unpack_planes if version == FORMAT else inflate
     for t, length in enumerate(lengths):
-        size = 2 * shape.table_size(t % tuples, t // tuples)
-        table = _inflate(view[at : at + length], size, f"{name} is damaged: table {t + 1}")
+        try:
+            tables.append(unpack(view[at : at + length], shape.table_size(t % tuples, t // tuples)))
+        except TableError as exc:
+            raise NetworkError(f"{name} is damaged: table {t + 1} {exc}") from None
         at += length
-        tables.append(table if sys.byteorder == "little" else _swapped(table))
     return Network(shape, scale, tuple(tables))
-
-
-INFLATE_CHUNK = 1 << 20
-"""Bytes decompressed at a time: a table never exists twice in memory (the page's worker counts every MB)."""
-
-
-def _inflate(compressed: memoryview, expected: int, damaged: str) -> array[int]:
-    """The int16 table in ``compressed``, decompressed a chunk at a time straight into the array.
-
-    The array is made at its full size first: grown chunk by chunk, each step could copy it, and the worker's
-    WebAssembly heap never gives back what such copies leave behind.
-    """
-    table = array("h", [0]) * (expected // 2)
-    into = memoryview(table).cast("B")
-    inflate = zlib.decompressobj()
-    pending: bytes | memoryview = compressed
-    size = 0
-    try:
-        while True:
-            chunk = inflate.decompress(pending, INFLATE_CHUNK)
-            if size + len(chunk) > expected:
-                size += len(chunk)
-                break
-            into[size : size + len(chunk)] = chunk
-            size += len(chunk)
-            pending = inflate.unconsumed_tail
-            if not chunk and not pending:
-                break
-    except zlib.error as exc:
-        raise NetworkError(f"{damaged} does not decompress ({exc})") from None
-    finally:
-        into.release()
-    if not inflate.eof:
-        raise NetworkError(f"{damaged} does not decompress (its data ends early)")
-    if size != expected:
-        raise NetworkError(f"{damaged} holds {size:,} bytes or more, not {expected:,}")
-    return table
-
-
-def _swapped(table: array[int]) -> array[int]:
-    copy = array("h", table)
-    copy.byteswap()
-    return copy
 
 
 def sha256(data: bytes | bytearray) -> str:

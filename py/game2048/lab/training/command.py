@@ -24,6 +24,7 @@ from rich.progress import MofNCompleteColumn, Progress, TextColumn
 
 from ...board import MAX_RANK
 from ...evaluation import learned
+from ...evaluation.ntuple_file import FORMAT
 from ...evaluation.ntuple_shapes import SHAPES, parse_shape
 from .. import arguments as A
 from ..cluster import add_cluster_arguments, cluster_options, default_jobs
@@ -34,6 +35,7 @@ from ..suite import SUITE_FILE, Suite, read_suite
 from . import coherence_file
 from .compare_runs import GREEDY_GAMES
 from .export import dequantized, quantize, write
+from .story import story_of
 from .sweep import run_sweep, sweep_runs
 from .trainer import (
     TILES,
@@ -158,6 +160,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     export.add_argument("--prune", type=float, default=0.0, help="weights smaller than this become 0 (default 0)")
     export.add_argument(
         "--step", type=float, default=0.0, help="the value of one int16 unit, at least (default: the finest that fits)"
+    )
+    export.add_argument(
+        "--format",
+        type=int,
+        choices=(2, FORMAT),
+        default=FORMAT,
+        help=f"the file's format (default {FORMAT}: byte planes in xz; 2: zlib, for a page from before it)",
     )
     export.add_argument(
         "--games",
@@ -288,15 +297,17 @@ def export(args: argparse.Namespace) -> None:
         "step": network.scale,
         "greedy": greedy,
         "exported": date.today().isoformat(),
+        "story": story_of(saved, shape, state.games, state.curve, state.init_sha256, greedy),
     }
     if args.coherence and not saved.get("coherence"):
         raise TrainError(f"{args.run} was trained without --coherence: it has no accumulators to export")
     tc = load_coherence(args.run, shape.weights) if args.coherence else None  # refused before anything is written
     if tc is not None:
         made["coherence"] = coherence_file.path_for(args.out).name
-    manifest = write(network, args.out, made)
+    manifest = write(network, args.out, made, args.format)
     print(
-        f"{args.out}: {manifest['bytes'] / 1e6:.1f} MB, {manifest['memory_bytes'] / 1e6:.0f} MB of tables, "
+        f"{args.out}: {manifest['bytes']:,} bytes (format {args.format}), {manifest['memory_bytes'] / 1e6:.0f} MB "
+        "of tables, "
         f"sha256 {manifest['sha256'][:16]}…; its check, a sample (greedy measures more games): {greedy_line(greedy)}"
     )
     if tc is not None:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ...evaluation.ntuple_file import INT16_MAX, Network, encode, sha256
+from ...evaluation.ntuple_file import FORMAT, INT16_MAX, Network, encode, sha256
 from ...evaluation.ntuple_shapes import Shape, shape_json
 from .. import out_files
 
@@ -52,12 +52,13 @@ def dequantized(network: Network) -> np.ndarray:
     return entries.astype(np.float32) * np.float32(network.scale)
 
 
-def write(network: Network, path: Path, made: dict[str, Any]) -> dict[str, Any]:
-    """Write the network file at ``path`` and its manifest at ``path.with_suffix('.json')``; the manifest.
+def write(network: Network, path: Path, made: dict[str, Any], version: int = FORMAT) -> dict[str, Any]:
+    """Write the network file at ``path`` (in format ``version``) and its manifest at ``path.with_suffix('.json')``;
+    the manifest.
 
     ``made`` says how it was made and what it plays (games, seed, command, results).
     """
-    data = encode(network)
+    data = encode(network, version)
     shape = network.shape
     manifest = {
         "file": path.name,
