@@ -156,6 +156,17 @@ def build_explorer(
     return explorer
 
 
+def wire_story(ai_panel: "AiPanel", show_entry: Callable[[str], None]) -> None:
+    """The learned network's story by the preset, shown while it is the player's choice; its glossary words open
+    the explorer's glossary at their entry (``show_entry``: the explorer built first if it is not yet)."""
+    from app.ai.story_panel import NetworkStory
+
+    story = NetworkStory(document, create_proxy, show_entry)
+    ai_panel.on_settings_shown.append(lambda: story.show(ai_panel.network_chosen()))
+    story.show(ai_panel.network_chosen())
+    _keep_alive.append(story)
+
+
 def at_first_use(part: OnDemand, name: str, view: BoardView, use: Callable[..., None]) -> Callable[..., None]:
     """``use(part, *args)``, the part built first if it is not yet (a failure said in the notice, naming ``name``)."""
 
@@ -258,6 +269,7 @@ async def main(
     ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
     explorer = OnDemand(lambda: build_explorer(controls, client, session, storage, ai_panel))
     toggle_explorer = toggle_at_first_use(explorer, "explorer-toggle", "search explorer", view)
+    wire_story(ai_panel, at_first_use(explorer, "search explorer", view, lambda built, key: built.show_entry(key)))
     if storage.settings().get("explorer"):  # left open: built now, and shown as it was left
         explorer()
         await pause("explorer")

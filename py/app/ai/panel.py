@@ -13,7 +13,9 @@ worker that dies takes its download with it, and the next one downloads
 again: ``worker_gone``).  Switching the algorithm switches the preset to the
 algorithm's own: the note under the settings (``#ai-preset-note``) says what
 it now plays, and stays, whatever a hint says, until the settings change
-again.  The status line and the readout show what the AI is doing and its last
+again.  While the player's choice is the network's (``network_chosen``), its
+story shows under the note (``story_panel``, told by ``on_settings_shown``).
+The status line and the readout show what the AI is doing and its last
 decision; the status is also said through the view's live region.
 ``AiControls`` runs the actions.
 """
@@ -59,6 +61,7 @@ class AiPanel:
         self._network_run = 0  # which download is this worker's: one begun before is not (``worker_gone``)
         self._network_text = ""  # how far the download is, for the network's line
         self.on_failure: Callable[[dict[str, Any]], None] = lambda _answer: None  # a worker that died: main wires it
+        self.on_settings_shown: list[Callable[[], None]] = []  # after each change: the network's story follows
         el = document.getElementById
         self.status = el("ai-status")
         self.algorithm_select = el("ai-algorithm")
@@ -149,6 +152,10 @@ class AiPanel:
 
     def _needs_download(self, name: str) -> bool:
         return any(p["name"] == name and p.get("download") for p in self.client.presets)
+
+    def network_chosen(self) -> bool:
+        """Whether the player's preset is the one that plays the learned network (in or still downloading)."""
+        return self._needs_download(self.settings.preset)
 
     def _start_download(self) -> None:
         """The worker downloads the learned network, unless it already is."""
@@ -247,6 +254,8 @@ class AiPanel:
             self.preset_select.title = str(self._playing_preset().get("description", ""))
             if self.weights_panel.open or self.weights_box.hasChildNodes():  # else made when first opened
                 self._show_weights()
+        for listener in self.on_settings_shown:
+            listener()
 
     def _fill_presets(self) -> None:
         self.preset_select.replaceChildren()

@@ -6,7 +6,9 @@ beside the word, fixed to the viewport so no scrolling table clips it) and is
 its accessible description (``aria-describedby`` the glossary's own entry,
 which ``glossary_html`` lists in the explorer).  ``term`` writes one into the
 explorer's HTML; ``mark_terms`` makes the page's static words (the readout's
-labels, the settings') terms, from their ``data-term``.  The explorer writes the
+labels, the settings') terms, from their ``data-term``; ``term_link`` is a term
+that also links to its entry (the learned network's story: following one opens
+the explorer's glossary there, ``app.explorer.panel``'s ``show_entry``).  The explorer writes the
 whole list when it is first opened; until then ``add_entries`` writes only the
 entries the terms outside it point to, so none is left without its description.
 The meanings live here alone.  Plain Python for MicroPython (a tuple keeps the order, which
@@ -264,7 +266,53 @@ ENTRIES = (
         "td-learning",
         "TD learning",
         "How the network was trained: playing itself, it nudged each weight toward what the next board was "
-        "worth plus the points scored, over hundreds of thousands of games.",
+        "worth plus the points scored (temporal-difference learning; TD(0) takes one step ahead), over more than "
+        "a million games in all.",
+    ),
+    (
+        "afterstate",
+        "Afterstate",
+        "The board right after the player's move, before the game places its tile: what the network values, and "
+        "what its training learns, so a move's value needs no guess about the tile.",
+    ),
+    (
+        "td-lambda",
+        "TD(\u03bb)",
+        "TD learning that waits for an episode's end and learns its boards backwards, last first: each moves "
+        "toward a mix, by \u03bb (0.5 here), of what the next board was worth and what the game really went on "
+        "to score, so a game's end reaches back many moves at once.",
+    ),
+    (
+        "restart",
+        "Restarts",
+        "The restart strategy (Matsuzaki 2016): once a game is over it is played again from the board halfway "
+        "through its last episode (the stretch from where it began to the end), and again, until an episode has "
+        "at most 10 moves. A game then trains about four times its own moves, most of them late.",
+    ),
+    (
+        "temporal-coherence",
+        "Temporal coherence",
+        "Each weight learns at its own rate: \u03b1 times |the sum of its errors| / the sum of their sizes. A "
+        "weight whose errors keep one sign learns at the full rate; one whose errors cancel out slows down "
+        "(Beal & Smith 1999; Ja\u015bkowski 2018).",
+    ),
+    (
+        "learning-rate",
+        "Learning rate (\u03b1)",
+        "How far one update moves each weight it reads: \u03b1 times the error, the difference between what the "
+        "network said and what the next board showed.",
+    ),
+    (
+        "stage",
+        "Stage",
+        "A set of tables of its own for some boards only: the shipped network values boards below 8192 with "
+        "one stage and boards from 8192 up with another, each trained on its own boards.",
+    ),
+    (
+        "greedy",
+        "Greedy play",
+        "Each move chosen by the evaluation of the board it leads to, with no search ahead (depth 1): how the lab "
+        "measures a network by itself. The page's AI searches deeper with it.",
     ),
     (
         "cell-share",
@@ -343,6 +391,18 @@ def term(key: str, text: str = "") -> str:
     return (
         f'<span class="term" tabindex="0" data-tip="{escape(meaning)}" aria-describedby="gloss-{key}">'
         f"{escape(shown)}</span>"
+    )
+
+
+def term_link(key: str, text: str = "") -> str:
+    """``text`` (by default the glossary's word) as a link to its glossary entry (``#gloss-KEY``, which the page
+    opens: ``data-gloss``), with a term's meaning on hover and focus: a word explained where it is read, and one
+    step from the glossary that explains its neighbours."""
+    meaning = MEANINGS[key]
+    shown = text or next(word for k, word, _ in ENTRIES if k == key)
+    return (
+        f'<a class="term term-link" href="#gloss-{key}" data-gloss="{key}" data-tip="{escape(meaning)}" '
+        f'aria-describedby="gloss-{key}">{escape(shown)}</a>'
     )
 
 

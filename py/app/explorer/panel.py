@@ -230,6 +230,20 @@ class Explorer:
         summary.scrollIntoView()
         summary.focus()
 
+    def show_entry(self, key: str) -> None:
+        """A link to the glossary's entry ``key`` elsewhere on the page (the network's story) was followed: the
+        explorer open, its glossary too, the entry in view with the focus, so a reader lands on the word."""
+        if not self.is_open:
+            self._set_open(True)
+        self.glossary.open = True
+        entry = self.document.getElementById("gloss-" + key)
+        if entry is None:
+            return
+        entry.setAttribute("tabindex", "-1")  # focusable by the link only, not in the tab order
+        word = entry.previousElementSibling  # its word (the <dt>) in view too, at the top
+        (word or entry).scrollIntoView()
+        entry.focus()
+
     def fate(self, text: str) -> None:
         """What became of the explained decision (``AiControls`` says: played, a hint, or not played and why)."""
         self.fate_text = text

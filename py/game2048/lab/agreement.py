@@ -6,7 +6,8 @@ the reference more often (the fixed-depth rows of the table show the slope), so 
 shows up as agreement, in minutes.  It is a proxy: the reference is only a deeper search of the same reduced
 tree with the same evaluation, so a change that wins agreement still needs games (late-move reductions won
 agreement and lost games).  Positions come from the second half of games (from ``FROM_MOVE``), played by the
-exact search at a fixed depth, so they are the same on every machine.  Every search here is without the
+exact search at a fixed depth with the default evaluation, so they are the same on every machine and for every
+preset or network measured on them.  Every search here is without the
 rescue search: it changes only the moves of positions already proven lost, where a deeper search of the same
 tree is no yardstick.
 """
@@ -22,6 +23,7 @@ from ..board import Board, max_rank
 from ..game import Game
 from ..search import best_move
 from .cluster import Cluster
+from .config import use_network
 from .summary import text_table
 from .tasks import TaskBatch
 
@@ -37,18 +39,30 @@ STOP_RANK = 11
 
 @dataclass(frozen=True)
 class Searcher:
-    """One way of choosing a move: a think time or a fixed depth, with or without late-move reductions (no rescue)."""
+    """One way of choosing a move: a think time or a fixed depth, with or without late-move reductions (no rescue),
+    valuing leaves by ``preset`` (``None``: alpha-beta's default) and, for ``learned``, the network file
+    ``network`` (``None``: the shipped one; read once per process)."""
 
     think_ms: float = 100.0
     depth: int | None = None
     reductions: bool = False
+    preset: str | None = None
+    network: str | None = None
 
     def label(self) -> str:
         budget = f"depth {self.depth}" if self.depth is not None else f"{self.think_ms:g} ms"
         return budget + (", reductions" if self.reductions else "")
 
     def move(self, board: Board) -> tuple[str, int]:
-        result = best_move(board, think_ms=self.think_ms, depth=self.depth, reductions=self.reductions, rescue=False)
+        use_network(self.network)
+        result = best_move(
+            board,
+            think_ms=self.think_ms,
+            depth=self.depth,
+            preset=self.preset,
+            reductions=self.reductions,
+            rescue=False,
+        )
         return (result.move or ""), result.depth
 
 
@@ -66,9 +80,9 @@ def sample_positions(seed: int) -> list[Board]:
     return found
 
 
-def _reference(args: tuple[Board, int]) -> str:
-    board, depth = args
-    return Searcher(depth=depth).move(board)[0]
+def _reference(args: tuple[Board, Searcher]) -> str:
+    board, reference = args
+    return reference.move(board)[0]
 
 
 def _choose(args: tuple[Searcher, Board]) -> tuple[str, int]:
@@ -94,12 +108,15 @@ def measure(
 ) -> tuple[int, list[list[str]]]:
     """(number of positions, one table row per searcher: label, agreement, depth median and mean).
 
+    The reference is the exact search at ``reference_depth`` with the first searcher's preset and network.
     The positions' games and every search are tasks on ``cluster`` when given.
     """
     boards = [board for found in _map(sample_positions, seeds, cluster) for board in found]
     if not boards:
         raise ValueError(f"seeds {list(seeds)} gave no position from move {FROM_MOVE} on; give more seeds")
-    references = _map(_reference, [(board, reference_depth) for board in boards], cluster)
+    first = searchers[0]
+    reference = Searcher(depth=reference_depth, preset=first.preset, network=first.network)
+    references = _map(_reference, [(board, reference) for board in boards], cluster)
     rows = []
     for searcher in searchers:
         chosen = _map(_choose, [(searcher, board) for board in boards], cluster)
@@ -119,5 +136,7 @@ def measure(
 COLUMNS = ("search", "same move as the reference", "depth median", "depth mean")
 
 
-def report(count: int, reference_depth: int, rows: list[list[str]]) -> str:
-    return f"{count} positions; reference: depth {reference_depth}, exact\n" + text_table(COLUMNS, rows)
+def report(count: int, reference_depth: int, rows: list[list[str]], valued_by: str = "") -> str:
+    """The table, under a line naming the positions, the reference and (when given) what values the leaves."""
+    by = f"; leaves valued by {valued_by}" if valued_by else ""
+    return f"{count} positions; reference: depth {reference_depth}, exact{by}\n" + text_table(COLUMNS, rows)

@@ -1,5 +1,6 @@
 """The lab's command line: ``run | features | compare | summary | link | agreement | explain``, ``train`` / ``export``
-/ ``greedy`` / ``compare-runs`` (TD learning: ``training``), ``suite`` / ``make-suite`` (``suite_command``).
+/ ``greedy`` / ``compare-runs`` (TD learning: ``training``), ``suite`` / ``make-suite`` (``suite_command``),
+``review`` / ``review-truth`` (``review_command``).
 
 Examples::
 
@@ -41,7 +42,7 @@ from typing import Any
 from ..game_record import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
 from . import arguments as A
-from . import suite_command
+from . import review_command, suite_command
 from .agreement import Searcher, measure
 from .agreement import report as agreement_report
 from .cluster import Cluster, ClusterOptions, add_cluster_arguments, cluster_for, cluster_options, default_jobs
@@ -150,6 +151,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--think-ms", type=A.THINK_MS, default=100.0, help="think time of the searches compared (default 100)"
     )
     agree.add_argument("--depths", default="8,9", help="fixed depths of the exact search, for the slope (default 8,9)")
+    agree.add_argument("--preset", help="the evaluation every search here uses (default: alpha-beta's own)")
+    agree.add_argument(
+        "--network", help="the network file --preset learned reads (its manifest beside it; default: the shipped one)"
+    )
     add_cluster_arguments(
         agree,
         f"worker processes of the local cluster (default: every core, {default_jobs()}); "
@@ -175,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
     command.add_parser(sub)
     compare_runs.add_parser(sub)
     suite_command.add_parsers(sub)
+    review_command.add_parsers(sub)
     return parser
 
 
@@ -228,6 +234,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], None]] = {
     "compare-runs": compare_runs.run,
     "suite": suite_command.run,
     "make-suite": suite_command.make,
+    "review": review_command.review,
+    "review-truth": review_command.truth,
 }
 """The commands that need nothing but their arguments, each run by one function."""
 
@@ -368,13 +376,20 @@ def _agreement(args: argparse.Namespace, seeds: Sequence[int], where: ClusterOpt
         depths = [A.DEPTH(part.strip()) for part in args.depths.split(",") if part.strip()]
     except argparse.ArgumentTypeError as exc:
         raise ConfigError(f"--depths is a list of depths such as 8,9: {exc}") from None
-    searchers = [Searcher(think_ms=args.think_ms), Searcher(think_ms=args.think_ms, reductions=True)]
-    searchers += [Searcher(depth=depth) for depth in depths]
+    played = PlayConfig(preset=args.preset, network=args.network, think_ms=args.think_ms).check()
+    valued = {"preset": args.preset, "network": args.network}
+    searchers = [
+        Searcher(think_ms=args.think_ms, **valued),
+        Searcher(think_ms=args.think_ms, reductions=True, **valued),
+    ]
+    searchers += [Searcher(depth=depth, **valued) for depth in depths]
     print(f"positions from {_describe(seeds, where, MANY)}", flush=True)
     with cluster_for(where, MANY) as cluster:
         _say_where(cluster)
         count, rows = measure(seeds, args.reference_depth, searchers, cluster)
-    print(agreement_report(count, args.reference_depth, rows))
+    valued_by = "" if args.preset is None and args.network is None else played.preset_name
+    valued_by += f" ({args.network})" if args.network else ""
+    print(agreement_report(count, args.reference_depth, rows, valued_by))
 
 
 def _summary(files: Sequence[Path]) -> None:

@@ -182,3 +182,36 @@ def test_an_algorithm_switch_says_the_preset_it_plays_on_a_note_of_its_own_until
     assert said.startswith("Now playing Alpha-beta with the classic preset (it was rows)")
     assert back.startswith("Now playing Expectimax with the rows preset (it was classic)")
     assert hidden_after and after == ""
+
+
+def test_the_networks_story_shows_while_the_players_preset_is_the_network_and_goes_with_it():
+    """Issue 54: the network's story sits by the preset, as the page wires it (``page.wire_story``): shown while
+    the player's choice is learned, downloading or in, hidden when another preset or an algorithm's own comes."""
+    from app.ai.story_panel import NetworkStory
+
+    document = fakedom.Document(PANEL_IDS + ["network-story", "network-story-body", "explorer-story-row"])
+    document.baseURI = "http://127.0.0.1:8000/index.html"
+    client = AiClient(lambda _attempt: Worker(checking_s=0.05))
+    panel = AiPanel(document, client, Store(), Quiet(), lambda f: f)
+    controls = AiControls(document, Quiet(), Quiet(), client, panel, lambda f: f)
+    story = NetworkStory(document, lambda f: f, lambda _key: None)
+    panel.on_settings_shown.append(lambda: story.show(panel.network_chosen()))
+    story.show(panel.network_chosen())
+    box, row = document.getElementById("network-story"), document.getElementById("explorer-story-row")
+
+    async def scenario() -> list[Any]:
+        shown = [box.hidden]  # before the worker lists its presets: rows is saved
+        await controls.connect()
+        shown.append(box.hidden)
+        _choose(document, "ai-preset", "learned")  # its download starts: the story shows at once
+        shown.append((box.hidden, row.hidden, panel.settings.playing))
+        assert await _until(lambda: panel.network_ready)
+        shown.append(box.hidden)
+        _choose(document, "ai-preset", "classic")
+        shown.append((box.hidden, row.hidden))
+        _choose(document, "ai-preset", "learned")
+        _choose(document, "ai-algorithm", "alphabeta")  # brings its own preset, classic
+        shown.append((box.hidden, panel.settings.preset))
+        return shown
+
+    assert run_async(scenario) == [True, True, (False, False, "rows"), False, (True, True), (True, "classic")]

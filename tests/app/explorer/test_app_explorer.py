@@ -309,3 +309,24 @@ def test_a_handed_over_decision_is_dropped_when_a_newer_one_is_shown_first_and_s
     asked, shown, fate, other, move = run_async(scenario)
     assert (asked, shown) == (1, 1)
     assert fate == f"Played. (It was {other}; searched again here at the same depth, the search chose {move}.)"
+
+
+def test_a_glossary_link_followed_opens_the_explorer_and_its_glossary_at_the_entry_with_the_focus() -> None:
+    """Issue 54: the network's story links its words to the glossary, which lives in the explorer (closed)."""
+    document = Document()
+    document.elements["glossary"] = Element("glossary")
+    document.elements["glossary"].open = False
+    entry = document.elements["gloss-td-learning"] = Element("gloss-td-learning")
+    done: list[str] = []
+    entry.scrollIntoView = lambda: done.append("scrolled")
+    entry.focus = lambda: done.append("focused")
+    entry.previousElementSibling = None  # no word before it: the entry itself comes into view
+    storage = Storage(MemoryBackend())
+    explorer = Explorer(document, Client(), SimpleNamespace(), storage, lambda f: f)
+    assert not explorer.is_open
+    explorer.show_entry("td-learning")
+    assert explorer.is_open and document.elements["explorer-toggle"].attributes["aria-expanded"] == "true"
+    assert document.elements["glossary"].open and done == ["scrolled", "focused"]
+    assert entry.attributes["tabindex"] == "-1" and storage.settings()["explorer"] is True
+    explorer.show_entry("no-such-entry")  # an entry the list lacks: the glossary opened, nothing else
+    assert explorer.is_open

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from app.explorer.glossary import ENTRIES, MEANINGS, add_entries, glossary_html, word_term
+from app.explorer.glossary import ENTRIES, MEANINGS, add_entries, glossary_html, term_link, word_term
 from app.explorer.panel import render_explanation
 from app.explorer.terms_view import pattern_glyph, term_words
 from game2048.board import from_rows
@@ -102,3 +102,13 @@ def test_the_learned_explanation_draws_every_pattern_it_names():
     drawn = set(re.findall(r'data-pattern="(\d)"', html))
     assert named and named <= drawn, (named, drawn)
     assert 'aria-describedby="gloss-n-tuple-network"' in html and 'aria-describedby="gloss-cell-share"' in html
+
+
+def test_a_term_link_goes_to_its_entry_and_shows_its_meaning_as_a_term_does():
+    link = term_link("temporal-coherence")
+    assert link.startswith('<a class="term term-link" href="#gloss-temporal-coherence" data-gloss="temporal-coherence"')
+    assert 'aria-describedby="gloss-temporal-coherence"' in link and "&amp; Smith" in link  # its meaning, escaped
+    assert link.endswith(">Temporal coherence</a>")
+    assert term_link("td-lambda", "a <b>").endswith(">a &lt;b&gt;</a>")
+    words = {word for _key, word, _meaning in ENTRIES}
+    assert {"TD learning", "TD(\u03bb)", "Temporal coherence", "Restarts", "Stage", "Greedy play"} <= words

@@ -1,0 +1,152 @@
+"""The network's story as the page draws it: the manifest's numbers, its patterns, every word linked to its entry.
+
+Issue 54: the glossary's "TD learning" entry was linked from no word on the page; the story links each technical
+word to its entry, and says the games, the runs and the rates as the manifest gives them.
+"""
+
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+
+import pytest
+from micropython_runner import json_outputs
+from test_app_network_story import GARBLED
+
+from app.ai.network_story import story
+from app.ai.story_drawing import GLOSSARY_KEYS, percent, story_html
+from app.explorer.glossary import MEANINGS
+from game2048.evaluation import learned
+
+MANIFEST = learned.manifest()
+VOID = {"br", "img", "input", "meta", "link", "hr", "line", "circle", "rect", "polyline"}
+
+
+class Tags(HTMLParser):
+    """Every element's tag and attributes, and whether each opened element was closed in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.found: list[tuple[str, dict[str, str]]] = []
+        self.open: list[str] = []
+        self.text: list[str] = []
+        self.broken: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, {k: v or "" for k, v in attrs}))
+        if tag not in VOID:
+            self.open.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.found.append((tag, {k: v or "" for k, v in attrs}))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in VOID:
+            return
+        if not self.open or self.open.pop() != tag:
+            self.broken.append(tag)
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def _parsed(html: str) -> Tags:
+    tags = Tags()
+    tags.feed(html)
+    tags.close()
+    assert tags.broken == [] and tags.open == [], (tags.broken, tags.open)
+    return tags
+
+
+def _text(html: str, element_id: str) -> str:
+    """The text of the element with ``element_id`` (its tags dropped)."""
+    match = re.search(rf'<(\w+)[^>]* id="{element_id}"[^>]*>(.*?)</\1>', html, re.S)
+    assert match, element_id
+    return re.sub(r"<[^>]+>", "", match.group(2))
+
+
+def test_every_technical_word_links_to_its_glossary_entry_and_each_entry_it_names_is_linked():
+    html = story_html(story(MANIFEST))
+    links = [attrs for tag, attrs in _parsed(html).found if tag == "a"]
+    keys = [attrs["data-gloss"] for attrs in links]
+    for attrs in links:
+        key = attrs["data-gloss"]
+        assert key in MEANINGS and attrs["href"] == f"#gloss-{key}" and attrs["aria-describedby"] == f"gloss-{key}"
+        assert attrs["data-tip"] == MEANINGS[key]
+    assert set(keys) == set(GLOSSARY_KEYS)  # the page writes exactly these entries before the explorer exists
+    assert len(keys) == len(set(keys))  # each linked once, where the story first says it
+    assert "td-learning" in keys  # the issue: the entry no word on the page linked to
+
+
+def test_what_it_is_draws_its_four_patterns_and_says_its_size_and_stages():
+    html = story_html(story(MANIFEST))
+    tags = _parsed(html).found
+    glyphs = [attrs for tag, attrs in tags if tag == "span" and "pattern-glyph" in attrs.get("class", "")]
+    assert [g["data-pattern"] for g in glyphs] == ["1", "2", "3", "4"]
+    on = html.split('id="story-patterns"')[1].split("</ul>")[0]
+    assert [part.count("pg-on") for part in on.split('class="pattern-glyph"')[1:]] == [6, 6, 6, 6]
+    what = _text(html, "story-what")
+    assert f"{MANIFEST['weights']:,} weights" in what and "31.5 MB download" in what and "173 MB" in what
+    stages = _text(html, "story-stages")
+    assert "below 8192: the first stage\u2019s tables, 13 values a cell" in stages
+    assert "from 8192 up: tables of their own, 16 values a cell" in stages
+    assert "rare" in _text(html, "story-stages-why")
+
+
+def test_the_games_the_runs_and_the_rates_are_the_manifests():
+    content = story(MANIFEST)
+    html = story_html(content)
+    assert _text(html, "story-games") == f"{content['games']:,} games" == "1,266,000 games"
+    runs = re.findall(r'<li data-run="(\d)">(.*?)</li>', html, re.S)
+    assert [number for number, _ in runs] == ["1", "2", "3", "4", "5"]
+    for (_n, said), run in zip(runs, content["runs"], strict=True):
+        said = re.sub(r"<[^>]+>", "", said)
+        assert said.startswith(f"{run['games']:,} games")
+        assert f"mean {run['greedy']['mean_score']:,.0f}" in said
+    assert "TD(0)" in runs[0][1] and "TD(\u03bb)" in runs[3][1] and "4x6-late" in runs[4][1]
+    assert MANIFEST["command"] in html
+    strength = _text(html, "story-strength")
+    greedy = MANIFEST["greedy"]
+    for tile in (2048, 8192, 16384, 32768):
+        assert percent(greedy[f"rate_{tile}"]) in strength
+    assert f"{greedy['mean_score']:,}" in strength and "1,000 games (seed 1)" in html
+
+
+@pytest.mark.parametrize(
+    ("share", "said"), [(0.982, "98.2 %"), (0.005, "0.5 %"), (0.0001, "0.01 %"), (0.0, "0 %"), (0.4, "40.0 %")]
+)
+def test_a_rate_reads_as_a_percentage_with_its_rare_digits_kept(share, said):
+    assert percent(share) == said
+
+
+def test_text_from_the_manifest_is_escaped_and_a_manifest_without_a_story_still_says_what_it_has():
+    html = story_html(story({**MANIFEST, "shape": {**MANIFEST["shape"], "name": "<b>x</b>"}, "command": "a<b"}))
+    assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html and "a&lt;b" in html
+    bare = {key: value for key, value in MANIFEST.items() if key != "story"}
+    html = story_html(story(bare))
+    _parsed(html)
+    assert 'id="story-patterns"' in html and 'id="story-strength"' in html
+    assert 'id="story-curve"' not in html and 'id="story-runs"' not in html
+    assert f"{MANIFEST['trained_games']:,} games" in _text(html, "story-games")
+    assert "says nothing" in story_html(story(None))
+
+
+@pytest.mark.parametrize("manifest", GARBLED)
+def test_a_garbled_manifest_draws_what_it_can(manifest):
+    html = story_html(story(manifest))
+    _parsed(html)
+    assert html
+
+
+STORY_DRAWING = """
+from app.ai.network_story import story
+from app.ai.story_drawing import story_html
+print(json.dumps([story_html(story(m)) for m in json.loads(DATA)]))
+"""
+
+
+def test_the_story_draws_alike_in_the_pages_micropython():
+    garbled = {"shape": {"tuples": [[0, 1]], "values": 13}, "story": {"runs": [{"games": 7, "curve": [1]}]}}
+    micropython, cpython = json_outputs(STORY_DRAWING, {}, [MANIFEST, garbled, {}])
+    assert micropython == cpython
+    assert 'id="story-curve"' in cpython[0]
