@@ -1,0 +1,136 @@
+"""``python -m game2048.lab review`` and ``review-truth``: games graded move by move, and the grades checked.
+
+``review FILE…`` grades every game of lab files (``run --out``: lines holding ``record``) or of games the page
+exported, with the page's review (``search.review``: the network's expectimax at a fixed depth), and prints
+per file the moves per grade, the accuracy and the points lost a move (two files side by side: two players
+compared by the same grades); ``--out`` keeps every graded move as JSON lines.  ``review-truth`` measures
+whether the grades are true (``review_truth``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+from typing import Any
+
+from ..game_record import GameRecord, RecordError
+from ..search import SearchOptions
+from ..search.review import GRADE_BOUNDS, GRADES, REVIEW_DEPTH, MoveReview, review_game, summarize
+from . import arguments as A
+from . import out_files
+from .config import ConfigError, read_network, use_network
+from .summary import text_table
+
+
+def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """The ``review`` and ``review-truth`` subcommands' options."""
+    review = sub.add_parser("review", help="every move of saved games graded by the AI: best … blunder, accuracy")
+    review.add_argument("files", type=Path, nargs="+", help="lab files (run --out) or games the page exported")
+    _grading_options(review)
+    review.add_argument("--out", type=Path, help="every graded move as one JSON line (game, move, grade, …)")
+    truth = sub.add_parser("review-truth", help="the review's points lost against what playing on shows")
+    truth.add_argument("--moves", type=A.whole(1, 100_000), default=300, help="moves not the best, measured (300)")
+    truth.add_argument("--playouts", type=A.whole(2, 10_000), default=32, help="greedy games a move (default 32)")
+    truth.add_argument("--noise", type=A.number(0.0, 1.0), default=0.2, help="share of random moves (default 0.2)")
+    truth.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the first noisy game's seed (default 1)")
+    _grading_options(truth)
+
+
+def _grading_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--depth", type=A.DEPTH, default=REVIEW_DEPTH, help=f"the review's depth ({REVIEW_DEPTH})")
+    parser.add_argument(
+        "--network", help="the network file that values moves (its manifest beside it; default: the shipped one)"
+    )
+
+
+def _evaluator(network: str | None):  # type: ignore[no-untyped-def]
+    """The learned evaluation of ``network`` (``None``: the shipped one), read and checked once."""
+    use_network(network)
+    return SearchOptions("expectimax", depth=1, preset="learned").evaluator()
+
+
+def records_of(path: Path) -> list[GameRecord]:
+    """The games of a lab file (lines with ``record``) or of one game the page exported (a JSON object)."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+    games = []
+    try:
+        if text.lstrip().startswith("{") and "\n{" not in text.strip():
+            data = json.loads(text)
+            games.append(GameRecord.from_dict(data.get("record", data)))
+        else:
+            for line in text.splitlines():
+                if line.strip():
+                    data = json.loads(line)
+                    if isinstance(data, dict) and "record" in data:
+                        games.append(GameRecord.from_dict(data["record"]))
+    except (ValueError, RecordError, AttributeError) as exc:
+        raise ConfigError(f"{path} holds no game this lab can replay: {exc}") from None
+    if not games:
+        raise ConfigError(f"{path} holds no recorded game (lines written by run --out since games were recorded)")
+    return games
+
+
+def review(args: argparse.Namespace) -> None:
+    """Grade every game of every file; print a table per file side by side; keep the moves with ``--out``."""
+    evaluate = _evaluator(args.network)
+    columns = ["file", "games", "moves (yours)", *GRADES, "accuracy", "points lost a move"]
+    rows, lines = [], []
+    for path in args.files:
+        graded: list[MoveReview] = []
+        started = time.perf_counter()
+        records = records_of(path)
+        for number, record in enumerate(records, 1):
+            moves = review_game(record, evaluate, args.depth)
+            graded += moves
+            lines += [
+                json.dumps({"file": str(path), "game": number, "seed": record.seed, **m.to_dict()}) for m in moves
+            ]
+        summary = summarize(graded)
+        accuracy = "" if summary.accuracy is None else f"{summary.accuracy:.1f} %"
+        per_move = summary.lost / summary.yours if summary.yours else 0.0
+        rows.append(
+            [path.name, str(len(records)), f"{summary.yours:,}", *(f"{summary.counts[g]:,}" for g in GRADES), accuracy]
+            + [f"{per_move:,.0f}"]
+        )
+        print(f"{path}: {len(graded):,} moves graded in {time.perf_counter() - started:,.0f} s", flush=True)
+    print(f"graded by expectimax depth {args.depth} with the network {args.network or '(shipped)'}: {bounds_line()}")
+    print(text_table(columns, rows))
+    if args.out:
+        out_files.write_text(args.out, "".join(line + "\n" for line in lines))
+        print(f"graded moves written to {args.out}")
+
+
+def bounds_line() -> str:
+    """The grades' bounds in words: points lost at most, per grade."""
+    parts = [f"{grade} ≤ {bound:,g}" for grade, bound in zip(GRADES, GRADE_BOUNDS)]
+    return ", ".join(parts) + f" points lost, {GRADES[-1]} more"
+
+
+def truth(args: argparse.Namespace) -> None:
+    """The review's predicted losses against playouts: Spearman's correlation and the measured cost per grade."""
+    from .review_truth import by_grade, measure, spearman
+
+    evaluate = _evaluator(args.network)
+    network = read_network(args.network)[0]
+    started = time.perf_counter()
+    count = [0]
+
+    def heard(row: Any) -> None:
+        count[0] += 1
+        if count[0] % 25 == 0:
+            print(f"{count[0]} moves graded, {time.perf_counter() - started:,.0f} s", flush=True)
+
+    rows = measure(network, evaluate, args.moves, args.playouts, args.noise, args.seed, args.depth, on_row=heard)
+    measured = [r for r in rows if r.grade != "best"]
+    print(
+        f"{len(rows)} moves of noisy games (noise {args.noise:g}, seeds from {args.seed}), {len(measured)} not the "
+        f"best, each measured by {args.playouts} greedy games after it and after the best; depth {args.depth}; "
+        f"{time.perf_counter() - started:,.0f} s"
+    )
+    print(f"Spearman's correlation, predicted against measured loss: {spearman(rows):.3f}")
+    print(text_table(("grade", "moves", "predicted loss, mean", "measured loss, mean ± s.e."), by_grade(rows)))

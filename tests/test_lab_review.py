@@ -1,0 +1,73 @@
+"""``lab review``: every move of saved games graded as the page's review grades it, and files refused clearly."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from game2048.game_record import GameRecord
+from game2048.lab import cli
+from game2048.lab.config import use_network
+from game2048.search import SearchOptions
+from game2048.search.review import GRADES, review_game
+
+
+@pytest.fixture(scope="module")
+def lab_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Path]:
+    """A tiny network (2x4, 300 games) and two lab files of two games each, by two players."""
+    folder = tmp_path_factory.mktemp("review")
+    train = ["train", "--shape", "2x4", "--games", "300", "--block", "150", "--out", str(folder / "run")]
+    assert cli.main([*train, "--no-progress"]) == 0
+    assert cli.main(["export", "--run", str(folder / "run"), "--out", str(folder / "mine.ntn"), "--games", "5"]) == 0
+    files = []
+    for name, preset in (("classic.jsonl", "classic"), ("rows.jsonl", "rows")):
+        run = ["run", "--algorithm", "expectimax", "--preset", preset, "--depth", "1", "--games", "2"]
+        run += ["--jobs", "1", "--stop-tile", "64", "--no-progress", "--out", str(folder / name)]
+        assert cli.main(run) == 0
+        files.append(folder / name)
+    return folder / "mine.ntn", files[0], files[1]
+
+
+def test_review_grades_every_move_of_two_players_side_by_side_as_the_engine_does(lab_files, capsys) -> None:  # type: ignore[no-untyped-def]
+    network, first, second = lab_files
+    out = first.parent / "graded.jsonl"
+    capsys.readouterr()
+    assert (
+        cli.main(["review", str(first), str(second), "--network", str(network), "--depth", "1", "--out", str(out)]) == 0
+    )
+    printed = capsys.readouterr().out.splitlines()
+    assert f"graded by expectimax depth 1 with the network {network}" in printed[2]
+    rows = {line.split()[0]: line.split() for line in printed[-3:-1]}
+    assert printed[-1] == f"graded moves written to {out}"
+    assert set(rows) == {"classic.jsonl", "rows.jsonl"}
+    lines = [json.loads(line) for line in out.read_text().splitlines()]
+    records = [GameRecord.from_dict(json.loads(line)["record"]) for line in first.read_text().splitlines()]
+    assert len([g for g in lines if g["file"] == str(first)]) == sum(len(r.moves) for r in records)
+    use_network(str(network))
+    evaluate = SearchOptions("expectimax", depth=1, preset="learned").evaluator()
+    again = review_game(records[0], evaluate, depth=1)
+    mine = [g for g in lines if g["file"] == str(first) and g["game"] == 1]
+    assert [g["grade"] for g in mine] == [m.grade for m in again]
+    assert [g["lost"] for g in mine] == [m.lost for m in again]
+    counts = rows["classic.jsonl"][3 : 3 + len(GRADES)]
+    assert sum(int(c.replace(",", "")) for c in counts) == int(rows["classic.jsonl"][2].replace(",", ""))
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("", "holds no recorded game"),
+        ('{"seed": 3, "score": 10}\n{"seed": 4, "score": 12}\n', "holds no recorded game"),
+        ('{"record": {"seed": 1, "moves": ["sideways"]}}\n', "holds no game this lab can replay"),
+        ("not json\n", "holds no game this lab can replay"),
+    ],
+)
+def test_a_file_without_games_is_refused_in_one_line(lab_files, tmp_path, capsys, content: str, message: str) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(content)
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["review", str(bad), "--network", str(lab_files[0]), "--depth", "1"])
+    err = capsys.readouterr().err
+    assert exited.value.code == 2 and message in err and "Traceback" not in err
