@@ -71,3 +71,22 @@ def test_a_file_without_games_is_refused_in_one_line(lab_files, tmp_path, capsys
         cli.main(["review", str(bad), "--network", str(lab_files[0]), "--depth", "1"])
     err = capsys.readouterr().err
     assert exited.value.code == 2 and message in err and "Traceback" not in err
+
+
+def test_review_truth_measures_graded_moves_by_playouts_with_the_same_luck_on_both_sides(lab_files, capsys) -> None:  # type: ignore[no-untyped-def]
+    from game2048.lab import review_truth
+
+    network = str(lab_files[0])
+    use_network(network)
+    evaluate = SearchOptions("expectimax", depth=1, preset="learned").evaluator()
+    board, played = review_truth.noisy_moves(evaluate, 3, 0.5, 10)[2]
+    same = review_truth.horizon_value(evaluate, board, played, 8, 20, 11)
+    assert same == review_truth.horizon_value(evaluate, board, played, 8, 20, 11)  # seeded: common random numbers
+    capsys.readouterr()
+    args = ["review-truth", "--moves", "4", "--playouts", "3", "--horizon", "10", "--depth", "1", "--noise", "0.5"]
+    assert cli.main([*args, "--network", network]) == 0
+    printed = capsys.readouterr().out.splitlines()
+    summary = next(line for line in printed if "not the best" in line)
+    assert ", 4 not the best, each measured by 3 greedy games after it and after the best (10 moves" in summary
+    assert any(line.startswith("Spearman's correlation, predicted against measured loss: ") for line in printed)
+    assert [line.split()[0] for line in printed[-5:]] == list(GRADES)

@@ -35,6 +35,12 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     truth.add_argument("--playouts", type=A.whole(2, 10_000), default=32, help="greedy games a move (default 32)")
     truth.add_argument("--noise", type=A.number(0.0, 1.0), default=0.2, help="share of random moves (default 0.2)")
     truth.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the first noisy game's seed (default 1)")
+    truth.add_argument(
+        "--horizon",
+        type=A.whole(0, 100_000),
+        default=0,
+        help="playouts stop after this many moves and add the network's value there (default 0: to the end)",
+    )
     _grading_options(truth)
 
 
@@ -125,11 +131,22 @@ def truth(args: argparse.Namespace) -> None:
         if count[0] % 25 == 0:
             print(f"{count[0]} moves graded, {time.perf_counter() - started:,.0f} s", flush=True)
 
-    rows = measure(network, evaluate, args.moves, args.playouts, args.noise, args.seed, args.depth, on_row=heard)
+    rows = measure(
+        network,
+        evaluate,
+        args.moves,
+        args.playouts,
+        args.noise,
+        args.seed,
+        args.depth,
+        on_row=heard,
+        horizon=args.horizon,
+    )
     measured = [r for r in rows if r.grade != "best"]
     print(
         f"{len(rows)} moves of noisy games (noise {args.noise:g}, seeds from {args.seed}), {len(measured)} not the "
-        f"best, each measured by {args.playouts} greedy games after it and after the best; depth {args.depth}; "
+        f"best, each measured by {args.playouts} greedy games after it and after the best "
+        f"({f'{args.horizon} moves, then the network' if args.horizon else 'to the end'}); depth {args.depth}; "
         f"{time.perf_counter() - started:,.0f} s"
     )
     print(f"Spearman's correlation, predicted against measured loss: {spearman(rows):.3f}")

@@ -81,6 +81,35 @@ def measured_value(
     return points + float(scores.mean()), float(scores.std(ddof=1) / np.sqrt(len(scores))) if len(scores) > 1 else 0.0
 
 
+def horizon_value(
+    evaluate: Callable[[Board], float], board: Board, move: str, playouts: int, horizon: int, seed: int
+) -> tuple[float, float]:
+    """Like ``measured_value``, but each greedy playout stops ``horizon`` moves after ``move`` and counts, past its
+    points, what the network says is still to come there (an n-step return: the luck of a whole game's future,
+    which swamps a small loss, is replaced by the network's estimate of it).  Pure Python: ``evaluate`` is the
+    review's own learned evaluation (points of the tiles + the network's value), so a lost playout adds 0."""
+    after = afterstates(board)[DIRECTIONS.index(move)]
+    start = score_of_tiles(after) - score_of_tiles(board)
+    totals = []
+    for k in range(playouts):
+        rng = random.Random(seed * 7919 + k)
+        current, total = after, float(start)
+        for _ in range(horizon):
+            current = spawned(current, rng)
+            options = [a for a in afterstates(current) if a != current]
+            if not options:
+                break
+            best = max(options, key=evaluate)
+            total += score_of_tiles(best) - score_of_tiles(current)
+            current = best
+        else:
+            total += evaluate(current) - score_of_tiles(current)
+        totals.append(total)
+    mean = sum(totals) / len(totals)
+    spread = float(np.std(totals, ddof=1)) / np.sqrt(len(totals)) if len(totals) > 1 else 0.0
+    return mean, spread
+
+
 def measure(
     network: Network,
     evaluate: Callable[[Board], float],
@@ -91,9 +120,11 @@ def measure(
     depth: int = REVIEW_DEPTH,
     every: int = 50,
     on_row: Callable[[TruthRow], None] | None = None,
+    horizon: int = 0,
 ) -> list[TruthRow]:
     """Graded and measured moves from noisy games of seeds ``seed``, ``seed + 1``, … until ``moves`` of them
-    were not the best (those are measured by playouts; a best move loses 0 on both sides and costs none)."""
+    were not the best (those are measured by playouts; a best move loses 0 on both sides and costs none).
+    ``horizon`` 0: playouts to the end (``measured_value``); else ``horizon_value``'s n-step returns."""
     weights = dequantized(network)
     rows: list[TruthRow] = []
     game_seed = seed
@@ -106,8 +137,12 @@ def measure(
                 row = TruthRow(graded.lost, graded.grade, 0.0, 0.0)
             else:
                 salt = len(rows) + seed * 1_000_003  # the same spawns after both moves: common random numbers
-                best, best_error = measured_value(network, weights, board, graded.best, playouts, salt)
-                mine, mine_error = measured_value(network, weights, board, played, playouts, salt)
+                if horizon:
+                    best, best_error = horizon_value(evaluate, board, graded.best, playouts, horizon, salt)
+                    mine, mine_error = horizon_value(evaluate, board, played, playouts, horizon, salt)
+                else:
+                    best, best_error = measured_value(network, weights, board, graded.best, playouts, salt)
+                    mine, mine_error = measured_value(network, weights, board, played, playouts, salt)
                 row = TruthRow(graded.lost, graded.grade, best - mine, float(np.hypot(best_error, mine_error)))
             rows.append(row)
             if on_row is not None:

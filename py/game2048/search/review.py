@@ -5,8 +5,8 @@ given, read from the search's own root (``expectimax.search`` with a ``Trace``),
 disagree with the search it names.  With the ``learned`` network a value is in points: the score the board's
 tiles are worth plus the score the network expects still to come, so the best value minus the played move's
 is the final score the move gave away.  A grade is the first of ``GRADES`` whose bound in ``GRADE_BOUNDS``
-the loss does not exceed (``blunder`` past the last); the bounds come from measurement (docs/results.md,
-"Game review").  Moves the AI chose are graded too, and marked as the AI's, so a player's figures leave them out.
+the loss does not exceed (``blunder`` past the last); how the grades fare against play is measured in
+docs/results.md ("Game review").  Moves the AI chose are graded too, and marked as the AI's, so a player's figures leave them out.
 """
 
 from __future__ import annotations
