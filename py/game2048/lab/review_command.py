@@ -3,7 +3,8 @@
 ``review FILE…`` grades every game of lab files (``run --out``: lines holding ``record``) or of games the page
 exported, with the page's review (``search.review``: the network's expectimax at a fixed depth), and prints
 per file the moves per grade, the accuracy and the points lost a move (two files side by side: two players
-compared by the same grades); ``--out`` keeps every graded move as JSON lines.  ``review-truth`` measures
+compared by the same grades; a game the AI played alone is graded as its player's, a mixed game's AI moves are
+left out); ``--out`` keeps every graded move as JSON lines.  ``review-truth`` measures
 whether the grades are true (``review_truth``).
 """
 
@@ -91,7 +92,8 @@ def review(args: argparse.Namespace) -> None:
         started = time.perf_counter()
         records = records_of(path)
         for number, record in enumerate(records, 1):
-            moves = review_game(record, evaluate, args.depth)
+            # A game the AI played alone (every lab run's) is graded as its player's; a mixed one marks the AI's moves.
+            moves = review_game(record, evaluate, args.depth, mark_ai=not all(record.chosen_by_ai()))
             graded += moves
             lines += [
                 json.dumps({"file": str(path), "game": number, "seed": record.seed, **m.to_dict()}) for m in moves

@@ -6,7 +6,8 @@ disagree with the search it names.  With the ``learned`` network a value is in p
 tiles are worth plus the score the network expects still to come, so the best value minus the played move's
 is the final score the move gave away.  A grade is the first of ``GRADES`` whose bound in ``GRADE_BOUNDS``
 the loss does not exceed (``blunder`` past the last); how the grades fare against play is measured in
-docs/results.md ("Game review").  Moves the AI chose are graded too, and marked as the AI's, so a player's figures leave them out.
+docs/results.md ("Game review").  Moves the AI chose are graded too, and marked as the AI's, so a player's
+figures leave them out.
 """
 
 from __future__ import annotations
@@ -94,10 +95,12 @@ def review_game(
     evaluate: Evaluator,
     depth: int = REVIEW_DEPTH,
     on_move: Callable[[MoveReview], None] | None = None,
+    mark_ai: bool = True,
 ) -> list[MoveReview]:
-    """Every move of ``record`` graded, in order; ``on_move`` hears each as it is graded (progress, cancel)."""
+    """Every move of ``record`` graded, in order; ``on_move`` hears each as it is graded (progress, cancel).
+    ``mark_ai`` False grades every move as the player's (a lab game, whose player is the AI under review)."""
     boards = positions(record)
-    by_ai = record.chosen_by_ai()
+    by_ai = record.chosen_by_ai() if mark_ai else [False] * len(record.moves)
     graded = []
     for number, played in enumerate(record.moves, 1):
         move = grade_move(number, boards[number - 1][0], played, evaluate, depth, by_ai[number - 1])
