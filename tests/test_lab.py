@@ -476,3 +476,11 @@ def test_run_plays_the_learned_preset_with_the_network_file_it_is_given(tmp_path
         with pytest.raises(SystemExit):
             cli.main(argv)
         assert message in capsys.readouterr().err
+
+
+def test_every_subcommand_runs_its_own_function_and_nothing_else() -> None:
+    import argparse
+
+    parser = cli.build_parser()
+    (sub,) = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    assert set(sub.choices) == set(cli.COMMANDS)  # a subcommand without a function of its own would fail here

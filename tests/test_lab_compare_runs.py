@@ -10,9 +10,8 @@ import pytest
 
 from game2048.evaluation.ntuple_shapes import parse_shape
 from game2048.lab import cli
-from game2048.lab.training.compare_runs import GREEDY_FILE, run_greedy
+from game2048.lab.training.compare_runs import GREEDY_FILE, run_greedy, welch_test
 from game2048.lab.training.trainer import TrainOptions, greedy_results, train
-from game2048.lab.training.welch import regularized_beta, two_sided_p, welch_test
 
 
 def test_welch_on_two_pairs_of_equal_spread_has_two_degrees_of_freedom_and_the_closed_form_p() -> None:
@@ -35,13 +34,11 @@ def test_welch_with_unequal_spread_against_a_hand_worked_t_df_and_an_integrated_
 
 
 def test_the_p_value_is_students_for_whole_and_fractional_degrees_of_freedom() -> None:
-    assert two_sided_p(1.7, 1) == pytest.approx(1 - 2 / math.pi * math.atan(1.7))  # Cauchy
-    x = 2.5 / math.sqrt(4 + 2.5**2)  # 4 degrees of freedom: F(t) = 1/2 + (3/4) x (1 - x^2/3), x = t / sqrt(4 + t^2)
-    assert two_sided_p(2.5, 4) == pytest.approx(2 * (0.5 - 0.75 * x * (1 - x * x / 3)))
-    assert two_sided_p(0.0, 7.3) == pytest.approx(1.0)
-    assert two_sided_p(1.3, 7.3) == pytest.approx(_p_by_integration(1.3, 7.3), abs=1e-6)
-    assert regularized_beta(0.3, 1, 1) == pytest.approx(0.3)  # the uniform distribution
-    assert regularized_beta(0.3, 2, 1) == pytest.approx(0.09)  # x^2
+    # one value a side apart by d with the same spread: t and df follow from the sample variances.
+    test = welch_test([0.0, 2.0, 4.0], [1.0, 3.0, 5.0, 7.0, 9.0])  # variances 4 and 10: shares 4/3 and 2
+    assert test.t == pytest.approx(-3 / math.sqrt(4 / 3 + 2))
+    assert test.df == pytest.approx((10 / 3) ** 2 / ((4 / 3) ** 2 / 2 + 2**2 / 4))
+    assert test.p == pytest.approx(_p_by_integration(test.t, test.df), abs=1e-6)
 
 
 def test_welch_refuses_groups_it_cannot_test() -> None:

@@ -7,7 +7,7 @@ here (``--games``, seed ``GREEDY_SEED``) and the file written.  A folder holding
 (another trainer's results, written by hand) counts as well, and so does a network file (``export``'s, or
 the shipped ``networks/4x6.ntn``): its manifest's check when it is of those games, else played here.
 Printed: a row per run, then the mean, the standard deviation (n - 1) and the range over each group, and
-with ``--against`` Welch's t-test between the two groups on the mean score and on each rate (``welch``).
+with ``--against`` Welch's t-test between the two groups on the mean score and on each rate (scipy's).
 """
 
 from __future__ import annotations
@@ -15,12 +15,15 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import warnings
 import zipfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
 from ...evaluation.ntuple_shapes import parse_shape
 from .. import arguments as A
@@ -30,7 +33,6 @@ from ..intervals import wilson
 from ..summary import text_table
 from .export import dequantized
 from .trainer import CHECKPOINT, TILES, TrainError, greedy_results, load_checkpoint
-from .welch import welch_test
 
 GREEDY_FILE = "greedy.json"
 GREEDY_SEED = 1
@@ -148,6 +150,29 @@ def report(groups: Sequence[Sequence[Path]], results: Sequence[Sequence[dict[str
     elif len(groups) == 2:
         blocks.append(welch_table(results[0], results[1]))
     return "\n\n".join(blocks)
+
+
+@dataclass(frozen=True)
+class Welch:
+    """Welch's t-test of two groups (means compared without assuming they spread alike): the statistic, its
+    Welch-Satterthwaite degrees of freedom and the two-sided p-value."""
+
+    t: float
+    df: float
+    p: float
+
+
+def welch_test(a: Sequence[float], b: Sequence[float]) -> Welch:
+    """``scipy.stats.ttest_ind(a, b, equal_var=False)``, refusing with a message the groups it cannot test
+    (fewer than two values in one, or no spread in either)."""
+    if len(a) < 2 or len(b) < 2:
+        raise ValueError(f"Welch's test needs at least two values in each group, got {len(a)} and {len(b)}")
+    if statistics.variance(a) + statistics.variance(b) == 0:
+        raise ValueError("Welch's test needs some spread: every value of both groups is the same")
+    with warnings.catch_warnings():  # one group without spread (every run 0 % at 32768) is exact, not "unreliable"
+        warnings.simplefilter("ignore", RuntimeWarning)
+        result = stats.ttest_ind(a, b, equal_var=False)
+    return Welch(float(result.statistic), float(result.df), float(result.pvalue))
 
 
 def welch_table(a: Sequence[dict[str, Any]], b: Sequence[dict[str, Any]]) -> str:
