@@ -31,6 +31,7 @@ from game2048.game_record import (
     decode_game,
     decode_link,
     encode_game,
+    game_result,
     join_parts,
     positions,
     record_from_link,
@@ -246,9 +247,19 @@ record_keys = st.sampled_from(
 @given(st.one_of(json_values, st.dictionaries(record_keys, json_values)))
 def test_any_json_is_a_record_or_a_record_error(data):
     try:
-        GameRecord.from_dict(data)
+        record = GameRecord.from_dict(data)
     except RecordError:
-        pass
+        return
+    _assert_true_to(record, data)
+
+
+def _assert_true_to(record: GameRecord, data: dict) -> None:
+    """An accepted record is what its data says: its seed and moves, the result its moves replay to (the stored
+    one, when stored), and a saved form that reads back as the same record."""
+    assert record.seed == data["seed"] and "".join(m[0] for m in record.moves) == data["moves"]
+    if data.get("result") is not None:
+        assert data["result"] == record.result() == game_result(replay(record))
+    assert GameRecord.from_dict(record.to_dict()) == record
 
 
 @settings(max_examples=100, deadline=None)
@@ -259,18 +270,33 @@ def test_a_saved_record_with_one_field_replaced_is_a_record_or_a_record_error(fi
     saved = play_recorded(11, 5, most=30)[0].to_dict()
     saved[field] = value
     try:
-        GameRecord.from_dict(saved)
+        record = GameRecord.from_dict(saved)
     except RecordError:
-        pass
+        return
+    _assert_true_to(record, saved)
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.one_of(json_values, st.dictionaries(record_keys, json_values)))
 def test_any_json_has_a_summary_or_a_record_error(data):
     try:
-        summary_of(data)
+        summary = summary_of(data)
     except RecordError:
-        pass
+        return
+    _assert_summary_of(summary, data)
+
+
+def _assert_summary_of(summary: dict, data: dict) -> None:
+    """An accepted summary says what its data stores: seed, moves, max tile, score, outcome, AI moves, undos."""
+    result = data["result"]
+    assert (summary["seed"], summary["moves"]) == (data["seed"], len(data["moves"])) == (data["seed"], result["moves"])
+    assert (summary["max_tile"], summary["score"], summary["outcome"]) == (
+        result["max_tile"],
+        result["score"],
+        result["outcome"],
+    )
+    assert summary["undos"] == data.get("undos", 0)
+    assert summary["ai_moves"] == sum(d is not None for d in data.get("decisions") or [])
 
 
 @settings(max_examples=100, deadline=None)
@@ -281,9 +307,10 @@ def test_a_summary_is_read_or_refused_whatever_one_field_holds(field, value):
     saved = play_recorded(11, 5, most=30)[0].to_dict()
     saved[field] = value
     try:
-        summary_of(saved)
+        summary = summary_of(saved)
     except RecordError:
-        pass
+        return
+    _assert_summary_of(summary, saved)
 
 
 def play_noted(seed: int, policy: int, most: int = 300) -> Game:

@@ -32,9 +32,11 @@ json_values = st.recursive(
 @given(st.text())
 def test_any_text_is_a_value_or_bad_data(text):
     try:
-        read_json(text, max_chars=1000, max_depth=5)
-    except BadData:
-        pass
+        value = read_json(text, max_chars=1000, max_depth=5)
+    except BadData as exc:
+        assert str(exc).startswith("it ")  # a reason, said of the text (the callers name what it is)
+        return
+    assert len(text) <= 1000 and value == json.loads(text)  # what it accepts is that text's JSON, within the limits
 
 
 @given(json_values)
