@@ -681,3 +681,17 @@ def test_a_network_file_a_run_cannot_start_from_is_refused_with_the_reason(tmp_p
     base.write_bytes(bytes(data))
     with pytest.raises(TrainError, match="SHA-256 differs"):
         train(TrainOptions(shape="2x4", games=10, init=str(base)), tmp_path / "r")
+
+
+def test_the_spawn_odds_have_one_home_the_games() -> None:
+    from game2048.game import SPAWN_FOUR_PROBABILITY
+    from game2048.lab.training import kernels
+    from game2048.lab.training.trainer import first_rng_state
+    from game2048.search import expectimax
+
+    assert kernels.FOUR_ONE_IN * SPAWN_FOUR_PROBABILITY == pytest.approx(1.0)
+    assert (expectimax.FOUR_PROBABILITY, expectimax.TWO_PROBABILITY) == (SPAWN_FOUR_PROBABILITY, 0.9)
+    state = np.array([first_rng_state(7)], dtype=np.uint64)
+    tiles = [int(kernels.spawn(np.int64(0), state)) for _ in range(20_000)]  # one tile on an empty board each time
+    fours = sum(1 for board in tiles if max(board >> (4 * c) & 15 for c in range(16)) == 2) / len(tiles)
+    assert fours == pytest.approx(SPAWN_FOUR_PROBABILITY, abs=0.01)  # the compiled games place 4s as the game does

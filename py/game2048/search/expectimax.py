@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..board import DIRECTIONS, ONES, Board, count_empty
+from ..game import SPAWN_FOUR_PROBABILITY
 from ..move_tables import COL_DOWN, COL_UP, ROW_LEFT, ROW_RIGHT, afterstates, spread_tables
 from .clock import Deadline, TimeUp
 from .result import SearchResult, Trace
@@ -47,8 +48,9 @@ SHARED_DEPTH = 2
 """Workers sharing one decision (``part``) each search every move up to this depth: a few milliseconds that
 let any one of them answer alone when another fails."""
 
-TWO_PROBABILITY = 0.9
-FOUR_PROBABILITY = 0.1
+FOUR_PROBABILITY = SPAWN_FOUR_PROBABILITY
+TWO_PROBABILITY = 1.0 - SPAWN_FOUR_PROBABILITY
+"""The chance node's odds: the game's own (``game.SPAWN_FOUR_PROBABILITY``), named for the hot loops."""
 
 
 def _empty_columns() -> list[tuple[int, ...]]:

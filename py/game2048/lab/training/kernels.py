@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit, prange
 
 from ...evaluation.ntuple_shapes import Shape, line_plan, nibble_runs
+from ...game import SPAWN_FOUR_PROBABILITY
 from ...move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
 
 MOVE_TABLES = (
@@ -214,6 +215,11 @@ def _next_random(state):  # type: ignore[no-untyped-def]
     return np.int64((x * np.uint64(0x2545F4914F6CDD1D)) >> np.uint64(1))
 
 
+FOUR_ONE_IN = round(1 / SPAWN_FOUR_PROBABILITY)
+"""A spawn is a 4 when a random number is a multiple of this: the game's odds (``game.SPAWN_FOUR_PROBABILITY``)
+as the compiled generator draws them (a test pins them together)."""
+
+
 @njit(cache=True, inline="always")
 def spawn(b, state):  # type: ignore[no-untyped-def]
     """``b`` with a 2 (nine times in ten) or a 4 on an empty cell chosen uniformly; ``b`` itself when full."""
@@ -224,7 +230,7 @@ def spawn(b, state):  # type: ignore[no-untyped-def]
     if empty == 0:
         return b
     pick = _next_random(state) % empty
-    rank = np.int64(2) if _next_random(state) % 10 == 0 else np.int64(1)
+    rank = np.int64(2) if _next_random(state) % FOUR_ONE_IN == 0 else np.int64(1)
     for i in range(16):
         if (b >> (4 * i)) & 15 == 0:
             if pick == 0:
