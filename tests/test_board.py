@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from board_helpers import flip, rank_at, tile_sum
 from hypothesis import given
 from strategies import boards, directions, ranks
 
@@ -54,7 +55,7 @@ def test_move_matches_reference(board: int, direction: Direction) -> None:
 
 @given(boards(), directions)
 def test_tile_sum_preserved(board: int, direction: Direction) -> None:
-    assert B.tile_sum(B.move(board, direction)[0]) == B.tile_sum(board)
+    assert tile_sum(B.move(board, direction)[0]) == tile_sum(board)
 
 
 @given(boards(), directions)
@@ -70,11 +71,11 @@ def test_score_is_sum_of_merged_values_and_no_tile_merges_twice(board: int, dire
     for cell, arrived in arrivals.items():
         if cell in merged_cells:
             assert len(arrived) == 2 and arrived[0] == arrived[1]
-            assert B.rank_at(moved, cell // 4, cell % 4) == arrived[0] + 1
+            assert rank_at(moved, cell // 4, cell % 4) == arrived[0] + 1
         else:
-            assert len(arrived) == 1 and B.rank_at(moved, cell // 4, cell % 4) == arrived[0]
+            assert len(arrived) == 1 and rank_at(moved, cell // 4, cell % 4) == arrived[0]
     assert len(set(merged_cells)) == len(merged_cells)
-    assert points == sum(1 << B.rank_at(moved, c // 4, c % 4) for c in merged_cells)
+    assert points == sum(1 << rank_at(moved, c // 4, c % 4) for c in merged_cells)
 
 
 @given(boards(), directions)
@@ -153,7 +154,7 @@ def test_rows_round_trip(board: int) -> None:
 def test_symmetries_are_a_group_of_eight(board: int) -> None:
     assert B.transpose(B.transpose(board)) == board
     assert B.mirror(B.mirror(board)) == board
-    assert B.flip(B.flip(board)) == board
+    assert flip(flip(board)) == board
     b = board
     for _ in range(4):
         b = B.rotate(b)
@@ -168,9 +169,9 @@ def test_cell_helpers_agree_with_rows(board: int) -> None:
     assert B.empty_cells(board) == [4 * r + c for r in range(4) for c in range(4) if not rows[r][c]]
     assert B.count_empty(board) == len(B.empty_cells(board))
     assert B.max_rank(board) == max((v.bit_length() - 1 for row in rows for v in row if v), default=0)
-    assert B.tile_sum(board) == sum(map(sum, rows))
+    assert tile_sum(board) == sum(map(sum, rows))
     for c in range(4):
-        assert B.line_ranks(B.column_key(board, c)) == tuple(B.rank_at(board, r, c) for r in range(4))
+        assert B.line_ranks(B.column_key(board, c)) == tuple(rank_at(board, r, c) for r in range(4))
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from board_helpers import rank_at, tile_sum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import boards, directions
@@ -85,8 +86,8 @@ def test_legal_move_spawns_exactly_one_tile_and_adds_points() -> None:
     outcome = game.play("left")
     assert outcome.moved and outcome.points == 4 and game.score == 4 and game.moves == 1
     cell, rank = outcome.spawn
-    assert B.rank_at(game.board, cell // 4, cell % 4) == rank
-    assert B.tile_sum(game.board) == 4 + (1 << rank)
+    assert rank_at(game.board, cell // 4, cell % 4) == rank
+    assert tile_sum(game.board) == 4 + (1 << rank)
 
 
 def test_win_at_2048_then_keep_going() -> None:

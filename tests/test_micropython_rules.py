@@ -25,7 +25,7 @@ for seed in SEEDS:
     again = Game.from_dict(saved)
     assert again.to_dict()["rng"] == saved["rng"] and again.board == game.board
     out.append((seed, hex(game.board), game.score, game.moves, game.won, game.over, saved["rng"][1][-1]))
-    out.append(B.format_board(game.board))
+    out.append(B.to_rows(game.board))
 print(repr(out))
 """
 

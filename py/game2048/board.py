@@ -194,11 +194,6 @@ def to_rows(board: Board) -> list[list[int]]:
     return rows
 
 
-def rank_at(board: Board, row: int, col: int) -> int:
-    """The rank (log2 value, 0 for empty) at ``(row, col)``."""
-    return (board >> (4 * (4 * row + col))) & 0xF
-
-
 def empty_cells(board: Board) -> list[int]:
     """Indices ``4 * row + col`` of the empty cells, in reading order."""
     return [i for i in range(16) if not (board >> (4 * i)) & 0xF]
@@ -263,12 +258,6 @@ def mirror(board: Board) -> Board:
     return out
 
 
-def flip(board: Board) -> Board:
-    """Mirror top to bottom: cell (r, c) goes to (3 - r, c)."""
-    r0, r1, r2, r3 = row_keys(board)
-    return r3 | (r2 << 16) | (r1 << 32) | (r0 << 48)
-
-
 def rotate(board: Board) -> Board:
     """Rotate a quarter turn clockwise: cell (r, c) goes to (c, 3 - r)."""
     return mirror(transpose(board))
@@ -283,19 +272,3 @@ def symmetries(board: Board) -> list[Board]:
         out.append(mirror(b))
         b = rotate(b)
     return out
-
-
-def tile_sum(board: Board) -> int:
-    """The sum of the tile values."""
-    total = 0
-    while board:
-        r = board & 0xF
-        if r:
-            total += 1 << r
-        board >>= 4
-    return total
-
-
-def format_board(board: Board) -> str:
-    """A small text picture of the board, for messages and the command line."""
-    return "\n".join(" ".join(f"{v or '.':>5}" for v in row) for row in to_rows(board))

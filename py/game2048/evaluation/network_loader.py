@@ -41,7 +41,6 @@ from typing import Any
 from . import learned
 from .ntuple_file import MAGIC, NetworkError, check
 
-STAGES = ("idle", "manifest", "cache", "downloading", "checking", "ready", "failed")
 PREALLOCATE_AT_MOST = 64 << 20
 """The most the download sets aside before its bytes come (twice the largest network the page may carry): a
 manifest that names a far larger file costs no memory until the bytes are there."""
