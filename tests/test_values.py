@@ -36,3 +36,10 @@ def test_micropython_reads_them_the_same() -> None:
         "print(json.dumps([[fixed(v, p) for p in (0, 1, 3)] for v in values]))\n"
     )
     assert json.loads(run_micropython(script)) == [[fixed(v, p) for p in (0, 1, 3)] for v in values]
+
+
+def test_a_sooner_win_and_a_later_loss_score_higher_and_both_pass_any_evaluation() -> None:
+    from game2048.values import WIN_SCORE, format_value, loss_value, win_value
+
+    assert win_value(3) > win_value(1) > WIN_SCORE > 1e11 and format_value(win_value(1)) == "win"
+    assert loss_value(1) > loss_value(3) and loss_value(2) == -win_value(2) and format_value(loss_value(2)) == "loss"

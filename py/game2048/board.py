@@ -45,6 +45,11 @@ LEFT = "left"
 DIRECTIONS = (UP, RIGHT, DOWN, LEFT)
 
 
+def is_board(value: object) -> bool:
+    """Whether ``value`` is a board: an int (not a bool) of 64 bits, sixteen 4-bit ranks."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= FULL_MASK
+
+
 def direction_named(name: object) -> Direction:
     """``name`` if it is one of ``DIRECTIONS``; ``ValueError`` otherwise."""
     if name not in DIRECTIONS:

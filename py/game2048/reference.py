@@ -18,7 +18,7 @@ from collections.abc import Callable
 from .board import DIRECTIONS, DOWN, LEFT, MAX_RANK, RIGHT, UP, WIN_RANK, Board, Direction, max_rank, move
 from .evaluation.classic import FULL_BOARD_EMPTY
 from .search.placements import PLACED_RANKS
-from .values import WIN_SCORE
+from .values import WIN_SCORE, loss_value, win_value
 
 Evaluator = Callable[[Board], float]
 
@@ -167,14 +167,14 @@ def _player_value(board: Board, depth: int, evaluate: Evaluator, win_possible: b
             continue
         values.append(_move_value(child, depth, evaluate, win_possible, ranks))
     if not values:
-        return -(WIN_SCORE + depth)
+        return loss_value(depth)
     return max(values)
 
 
 def _move_value(child: Board, depth: int, evaluate: Evaluator, win_possible: bool, ranks: tuple[int, ...]) -> float:
     """Value of the board right after a player move, with ``depth`` counting that move."""
     if win_possible and _makes_win(child):
-        return WIN_SCORE + depth
+        return win_value(depth)
     if depth == 1:
         return evaluate(child)
     return min(_player_value(placed, depth - 1, evaluate, win_possible, ranks) for placed in placements(child, ranks))

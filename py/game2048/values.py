@@ -10,6 +10,18 @@ WIN_SCORE = 1.0e12
 INFINITY = float("inf")
 
 
+def win_value(remaining: int) -> float:
+    """Alpha-beta's value of a move that makes 2048 with ``remaining`` moves left counting it: sooner wins score
+    higher.  The one statement of the rule; the search's hot loop inlines it (``search.alphabeta``)."""
+    return WIN_SCORE + remaining
+
+
+def loss_value(remaining: int) -> float:
+    """Alpha-beta's value of a board whose player cannot move, ``remaining`` moves from the horizon: later losses
+    score higher."""
+    return -(WIN_SCORE + remaining)
+
+
 def format_value(value: "float | None") -> str:
     """A value for a person: "win", "loss", ±∞, or 4 significant digits with k / M; "–" for None."""
     if value is None:

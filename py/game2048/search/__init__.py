@@ -13,10 +13,10 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from ..board import FULL_MASK, Board
+from ..board import Board, is_board
 from .clock import Clock, Deadline
 from .options import ALGORITHMS, DEFAULT_PRESETS, DEFAULT_RESCUE, SearchOptions, rescues
-from .result import SearchResult
+from .result import SearchResult, Trace
 
 
 def best_move(
@@ -41,23 +41,41 @@ def best_move(
 
 def decide(board: Board, options: SearchOptions, clock: Clock | None = None) -> SearchResult:
     """The decision of the search ``options`` describe, for ``board``."""
-    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
-        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    checked_board(board)
     evaluate = options.evaluator()
     # Each clock starts after the first call's lazy import, which is set-up, not thinking.
-    limit, read = (options.think_ms if options.timed else None), (clock or time.perf_counter)
+    deadline = Deadline(options.think_ms if options.timed else None, clock or time.perf_counter)
+    return run_search(board, options, evaluate, deadline)
+
+
+def checked_board(board: Any) -> None:
+    """``ValueError`` unless ``board`` is a board (``board.is_board``): every entry point checks the same."""
+    if not is_board(board):
+        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+
+
+def run_search(
+    board: Board, options: SearchOptions, evaluate: Any, deadline: Deadline, trace: Trace | None = None
+) -> SearchResult:
+    """The search ``options`` name, on ``board`` with ``evaluate`` until ``deadline``, its result labelled with the
+    options' algorithm, preset and think time (``trace``: ``explain``'s record of it).  The algorithm's module is
+    imported here, on first use."""
     if options.algorithm == "alphabeta":
         from .alphabeta import search as alphabeta_search
 
-        deadline = Deadline(limit, read)
         result = alphabeta_search(
-            board, evaluate, deadline, depth=options.depth, reductions=options.reductions, rescue=options.rescues
+            board,
+            evaluate,
+            deadline,
+            depth=options.depth,
+            reductions=options.reductions,
+            rescue=options.rescues,
+            trace=trace,
         )
     else:
         from .expectimax import search as expectimax_search
 
-        deadline = Deadline(limit, read)
-        result = expectimax_search(board, evaluate, deadline, depth=options.depth)
+        result = expectimax_search(board, evaluate, deadline, depth=options.depth, trace=trace)
     result.algorithm = options.algorithm
     result.preset = options.preset_name
     result.think_ms = float(options.think_ms) if options.timed else None
@@ -71,8 +89,7 @@ def decide_part(
 
     Alpha-beta is not split: its cutoffs need the moves searched before, in one tree.
     """
-    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board <= FULL_MASK:
-        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    checked_board(board)
     if options.algorithm != "expectimax":
         raise ValueError(f"only expectimax is searched in parts, got {options.algorithm!r}")
     for name, value in (("parts", parts), ("part", part)):

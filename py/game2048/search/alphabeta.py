@@ -273,7 +273,7 @@ def _root(
         tree.count_nodes(1)
         exact = True
         if win_possible and has_win_tile(child):
-            value = WIN_SCORE + depth
+            value = WIN_SCORE + depth  # values.win_value, inlined in the hot loop
         elif depth == 1:
             value = evaluate(child)
         else:
@@ -442,7 +442,7 @@ def _player_node(
                 and child & eights
                 and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones)
             ):  # board.has_win_tile, inlined
-                value = win_score + depth
+                value = win_score + depth  # values.win_value, inlined
                 hints[board] = i
                 table[board] = (value, EXACT)
                 return alpha if value <= alpha else beta if value >= beta else value
@@ -462,7 +462,7 @@ def _player_node(
                     table[board] = (beta, LOWER)
                     return beta
         if not moved:
-            value = -(win_score + depth)
+            value = -(win_score + depth)  # values.loss_value, inlined
             table[board] = (value, EXACT)
             return alpha if value <= alpha else beta if value >= beta else value
         if best_index < 0:
@@ -554,7 +554,7 @@ def _frontier_node(evaluate: Evaluator, clock: _Clock, win_possible: bool, leaf_
                 and child & eights
                 and (child & eights) >> 3 & ((child & fours) >> 2 | (child & twos) >> 1 & child & ones)
             ):  # board.has_win_tile, inlined
-                value = win_score + 1
+                value = win_score + 1  # values.win_value(1), inlined
                 return alpha if value <= alpha else beta if value >= beta else value
             value = leaf_values.get(child)
             if value is None:
@@ -565,7 +565,7 @@ def _frontier_node(evaluate: Evaluator, clock: _Clock, win_possible: bool, leaf_
                     cutoffs += 1
                     return beta
         if not moved:
-            value = -(win_score + 1)
+            value = -(win_score + 1)  # values.loss_value(1), inlined
             return alpha if value <= alpha else beta if value >= beta else value
         return best
 

@@ -32,8 +32,8 @@ from typing import Any
 from ..board import DIRECTIONS, Board, empty_cells, from_rows, has_win_tile, to_rows
 from ..evaluation.terms import Term, explained_terms, term_name
 from ..move_tables import afterstates
-from ..values import WIN_SCORE
-from . import alphabeta, expectimax
+from ..values import win_value
+from . import alphabeta, checked_board, expectimax, run_search
 from .clock import Clock, Deadline, TimeUp
 from .options import SearchOptions
 from .placements import make_placements, scored_placements
@@ -43,7 +43,6 @@ DEFAULT_ANALYSIS_MS = 200.0
 """The explanation's own time after the decision, when the caller gives none."""
 MINIMAX_CHECK_EVERY = 64
 """Node counts computed between two reads of the clock while counting the plain minimax tree."""
-TILES = {1: 2, 2: 4}
 
 Evaluator = Callable[[Board], float]
 
@@ -172,8 +171,7 @@ def _searched(
     board: Board, options: SearchOptions, analysis_ms: float, clock: Clock
 ) -> tuple[SearchResult, Trace, Evaluator, Deadline]:
     """The search ``decide`` runs, with a ``Trace`` that keeps its tables: (result, trace, evaluation, deadline)."""
-    if isinstance(board, bool) or not isinstance(board, int) or not 0 <= board < 1 << 64:
-        raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
+    checked_board(board)
     if options.reductions:
         raise ValueError("explain describes the full-width search: late-move reductions must be off")
     if isinstance(analysis_ms, bool) or not isinstance(analysis_ms, (int, float)) or not 0 <= analysis_ms < inf:
@@ -181,14 +179,7 @@ def _searched(
     evaluate = options.evaluator()
     deadline = Deadline(options.think_ms if options.timed else None, clock)
     trace = Trace()
-    if options.algorithm == "alphabeta":
-        result = alphabeta.search(board, evaluate, deadline, depth=options.depth, rescue=options.rescues, trace=trace)
-    else:
-        result = expectimax.search(board, evaluate, deadline, depth=options.depth, trace=trace)
-    result.algorithm = options.algorithm
-    result.preset = options.preset_name
-    result.think_ms = float(options.think_ms) if options.timed else None
-    return result, trace, evaluate, deadline
+    return run_search(board, options, evaluate, deadline, trace), trace, evaluate, deadline
 
 
 class _Analysis:
@@ -529,7 +520,7 @@ def _chance(
     if depth < 2:
         return None
     after = afterstates(board)[index]
-    empties = [cell for cell in range(16) if not (after >> (4 * cell)) & 0xF]
+    empties = empty_cells(after)
     if not empties:
         return None
     two, four = expectimax.TWO_PROBABILITY / len(empties), expectimax.FOUR_PROBABILITY / len(empties)
@@ -563,7 +554,7 @@ def _iteration(it: Any) -> dict[str, Any]:
 
 def _placement_label(cell: int, rank: int) -> str:
     row, column = divmod(cell, 4)
-    return f"{TILES.get(rank, 1 << rank)} at row {row + 1}, column {column + 1}"
+    return f"{1 << rank} at row {row + 1}, column {column + 1}"
 
 
 def _placements(board: Board, index: int, reduced: bool) -> dict[str, Any]:
@@ -575,7 +566,7 @@ def _placements(board: Board, index: int, reduced: bool) -> dict[str, Any]:
             "cell": cell,
             "row": cell // 4,
             "column": cell % 4,
-            "tile": TILES[rank],
+            "tile": 1 << rank,
             "annoyance": score,
             "kept": kept,
             "label": _placement_label(cell, rank),
@@ -617,7 +608,7 @@ class _AlphaBeta:
         """The fail-hard value of the board after a player move with ``remaining`` moves counting that one."""
         value: float
         if self.win_possible and has_win_tile(child):
-            value = WIN_SCORE + remaining
+            value = win_value(remaining)
         elif remaining == 1:
             value = self.evaluate(child)
         else:
@@ -668,9 +659,7 @@ class _AlphaBeta:
                     break
                 cell = ((placed ^ board).bit_length() - 1) // 4
                 rank = (placed >> (4 * cell)) & 0xF
-                plies.append(
-                    _ply("place", _placement_label(cell, rank), placed, remaining, cell=cell, tile=TILES[rank])
-                )
+                plies.append(_ply("place", _placement_label(cell, rank), placed, remaining, cell=cell, tile=1 << rank))
                 kids = [(i, child) for i, child in enumerate(afterstates(placed)) if child != placed]
                 if not kids:
                     end = "loss"

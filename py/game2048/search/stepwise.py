@@ -26,7 +26,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..board import DIRECTIONS, WIN_RANK, Board, has_win_tile, max_rank, move, to_rows
-from ..values import WIN_SCORE, format_value
+from ..values import format_value, loss_value, win_value
 from . import alphabeta
 from .clock import Deadline
 from .options import SearchOptions
@@ -154,7 +154,7 @@ class _Tracer:
                     kind = "leaf" if depth == 1 else "min"
                 children.append((kind, direction, child))
             if self.ordering:
-                children.sort(key=lambda c: -(WIN_SCORE + depth) if c[0] == "won" else -self.evaluate(c[2]))
+                children.sort(key=lambda c: -win_value(depth) if c[0] == "won" else -self.evaluate(c[2]))
             return [(self.node(node["id"], kind, label, child, depth), child) for kind, label, child in children]
         placed = self.placements(board)
         if self.ordering:
@@ -186,10 +186,10 @@ class _Tracer:
             value = self.evaluate(board)
             text = f"Leaf: evaluate the board after {label}: {format_value(value)}."
         elif kind == "won":
-            value = WIN_SCORE + depth
+            value = win_value(depth)
             text = f"{label} makes 2048: a win, worth WIN_SCORE + {depth} (sooner wins score higher)."
         else:
-            value = -(WIN_SCORE + depth)
+            value = loss_value(depth)
             text = f"After {label} the player has no move: a loss, worth \u2212(WIN_SCORE + {depth})."
         node["value"], node["bound"] = value, "exact"
         self.step(node, kind, text, value=value, **self.window(alpha, beta))
