@@ -236,3 +236,17 @@ def test_single_legal_move_is_decided_at_depth_one():
     assert B.legal_moves(one) == [B.UP]
     result = expectimax.search(one, EVALUATE, Deadline(1000))
     assert result.move == B.UP and result.depth == 1 and result.elapsed_ms < 100
+
+
+@settings(max_examples=30, deadline=None)
+@given(boards(min_tiles=9), st.integers(min_value=1, max_value=2))
+def test_the_chance_node_is_the_mean_over_spawns_which_the_explanation_reads(board: int, remaining: int) -> None:
+    searcher = expectimax._Searcher(EVALUATE, None, 0.0, -1e9, use_cache=False)
+    tiles = expectimax.spawns(board)
+    assert [(cell, rank) for _, cell, rank, _ in tiles] == [(c, r) for c in B.empty_cells(board) for r in (1, 2)]
+    assert all(placed == B.place(board, cell, rank) for placed, cell, rank, _ in tiles)
+    if not tiles:
+        return
+    assert sum(p for *_, p in tiles) == pytest.approx(1.0)
+    mean = sum(p * searcher.player(placed, remaining, p) for placed, _, _, p in tiles)
+    assert searcher.chance(board, remaining, 1.0) == pytest.approx(mean, rel=1e-12, abs=1e-9)

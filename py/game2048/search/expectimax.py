@@ -53,6 +53,17 @@ TWO_PROBABILITY = 1.0 - SPAWN_FOUR_PROBABILITY
 """The chance node's odds: the game's own (``game.SPAWN_FOUR_PROBABILITY``), named for the hot loops."""
 
 
+def spawns(board: Board) -> list[tuple[Board, int, int, float]]:
+    """The chance node of ``board`` (an afterstate): each tile the game may place, as (the board with it, its
+    cell, its rank, its probability), cell after cell, the 2 before the 4; empty on a full board.  The one
+    statement of the chance node's odds; the search's ``chance`` inlines it, the explanation calls it."""
+    empties = [cell for cell in range(16) if not (board >> (4 * cell)) & 0xF]
+    if not empties:
+        return []
+    two, four = TWO_PROBABILITY / len(empties), FOUR_PROBABILITY / len(empties)
+    return [(board | (rank << (4 * cell)), cell, rank, p) for cell in empties for rank, p in ((1, two), (2, four))]
+
+
 def _empty_columns() -> list[tuple[int, ...]]:
     """Built from two 256-entry halves in one comprehension (a few ms), since the module loads inside a think."""
     by_mask = [tuple(j for j in range(4) if mask >> j & 1) for mask in range(16)]
@@ -144,7 +155,7 @@ class _Searcher:
                     return cached
             if expired is not None and expired():
                 raise TimeUp
-            x = board | (board >> 1)
+            x = board | (board >> 1)  # spawns(board), inlined: the empty cells' low bits, then each cell's 2 and 4
             x |= x >> 2
             empties = ~x & ones
             count = empties.bit_count()

@@ -29,7 +29,7 @@ from collections.abc import Callable, Mapping
 from math import inf, nextafter
 from typing import Any
 
-from ..board import DIRECTIONS, Board, empty_cells, from_rows, has_win_tile, to_rows
+from ..board import DIRECTIONS, Board, from_rows, has_win_tile, to_rows
 from ..evaluation.terms import Term, explained_terms, term_name
 from ..move_tables import afterstates
 from ..values import win_value
@@ -465,7 +465,6 @@ def _expected_terms(
     ``_expected_why``), with the expectations of the raw values ``_leaf_terms`` keeps; ``TimeUp`` once
     ``expired``.  Memoised by (board, moves left), as the search caches."""
     threshold = expectimax.PROBABILITY_THRESHOLD
-    p_two, p_four = expectimax.TWO_PROBABILITY, expectimax.FOUR_PROBABILITY
     memo: dict[tuple[Board, int], dict[str, float]] = {}
     leaves: dict[Board, dict[str, float]] = {}
 
@@ -483,13 +482,10 @@ def _expected_terms(
             return memo[key]
         if expired():
             raise TimeUp
-        empties = empty_cells(node)
         out: dict[str, float] = {}
-        for cell in empties:
-            for rank, p in ((1, p_two), (2, p_four)):
-                weight = p / len(empties)
-                for name, value in player(node | (rank << (4 * cell)), remaining, prob * weight).items():
-                    out[name] = out.get(name, 0.0) + weight * value
+        for placed, _cell, _rank, weight in expectimax.spawns(node):
+            for name, value in player(placed, remaining, prob * weight).items():
+                out[name] = out.get(name, 0.0) + weight * value
         memo[key] = out
         return out
 
@@ -520,18 +516,17 @@ def _chance(
     if depth < 2:
         return None
     after = afterstates(board)[index]
-    empties = empty_cells(after)
-    if not empties:
+    tiles = expectimax.spawns(after)
+    if not tiles:
         return None
-    two, four = expectimax.TWO_PROBABILITY / len(empties), expectimax.FOUR_PROBABILITY / len(empties)
     cells = []
     try:
-        for cell in empties:
+        for (two, cell, _, p_two), (four, _, _, p_four) in zip(tiles[::2], tiles[1::2], strict=True):
             if analysis.expired():
                 raise TimeUp
-            value_two = searcher.player(after | (1 << (4 * cell)), depth - 1, two)
-            value_four = searcher.player(after | (2 << (4 * cell)), depth - 1, four)
-            cells.append({"cell": cell, "two": value_two, "four": value_four, "p_two": two, "p_four": four})
+            value_two = searcher.player(two, depth - 1, p_two)
+            value_four = searcher.player(four, depth - 1, p_four)
+            cells.append({"cell": cell, "two": value_two, "four": value_four, "p_two": p_two, "p_four": p_four})
     except TimeUp:
         analysis.note("chance", "the budget ran out before every cell was read")
         return None
@@ -833,17 +828,21 @@ def _expectimax_ply(
     node: Board, remaining: int, prob: float, searcher: Any, evaluate: Evaluator, lost: float, plies: list[Any]
 ) -> tuple[Board, int, float, str]:
     """One placement and one move of ``_expectimax_pv``: (the board after them, moves left, probability, end)."""
-    empties = empty_cells(node)
-    if not empties:
+    tiles = expectimax.spawns(node)
+    if not tiles:
         return node, remaining, prob, "not found"
-    prob2 = prob * expectimax.TWO_PROBABILITY / len(empties)
-    prob4 = prob * expectimax.FOUR_PROBABILITY / len(empties)
-    twos = [(searcher.player(node | (1 << (4 * cell)), remaining, prob2), cell) for cell in empties]
-    fours = [searcher.player(node | (2 << (4 * cell)), remaining, prob4) for cell in empties]
-    average = sum(
-        expectimax.TWO_PROBABILITY * two + expectimax.FOUR_PROBABILITY * four
-        for (two, _), four in zip(twos, fours, strict=True)
-    ) / len(empties)
+    count = len(tiles) // 2  # the empty cells, each with its 2 and its 4
+    prob2 = prob * expectimax.TWO_PROBABILITY / count
+    prob4 = prob * expectimax.FOUR_PROBABILITY / count
+    twos = [(searcher.player(placed, remaining, prob2), cell) for placed, cell, rank, _ in tiles if rank == 1]
+    fours = [searcher.player(placed, remaining, prob4) for placed, _, rank, _ in tiles if rank == 2]
+    average = (
+        sum(
+            expectimax.TWO_PROBABILITY * two + expectimax.FOUR_PROBABILITY * four
+            for (two, _), four in zip(twos, fours, strict=True)
+        )
+        / count
+    )
     value, cell = min(twos, key=lambda two: (abs(two[0] - average), two[1]))
     placed = node | (1 << (4 * cell))
     plies.append(_ply("place", _placement_label(cell, 1), placed, remaining, cell=cell, tile=2, value=value))
