@@ -64,7 +64,7 @@ register(
     )
 )
 
-# The presets below come from the expectimax work (issue 4); imported here, after
+# The other presets register themselves; imported here, after
 # ``register`` exists, so that importing ``presets`` is enough to see all of them.
 from . import corner, rows, snake  # noqa: E402
 

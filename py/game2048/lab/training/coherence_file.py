@@ -2,8 +2,8 @@
 
 A network trained at the literature's rate owes its stability to the accumulators: each weight's rate is
 ``|E| / A`` (``kernels.tc_step``), and a run started from the network file alone starts them empty, at full
-rate, and forgets what it learned (docs/results.md, issue 52).  Checkpoints keep them exactly but are too large
-to keep in the repository and may be gone on another machine; this file keeps them in two bytes a weight:
+rate, and forgets what it learned (docs/results.md, "Going on from a file").  Checkpoints keep them exactly but
+are too large to keep in the repository and may be gone on another machine; this file keeps them in two bytes a weight:
 
 * ``ratio``, int8: ``round(127 × E / A)`` (the rate and the sign of the errors so far);
 * ``size``, uint8: 0 for a weight never moved, else ``1 + round(SIZE_STEPS × (log2 A + SIZE_FLOOR))`` (the

@@ -378,7 +378,7 @@ def weight_alphas(args: argparse.Namespace) -> list[float]:
     features, or the default: from a file (``--init``), the rate its manifest says it was trained at; from
     zeros, the board's ``COHERENCE_BOARD_ALPHA`` with ``--coherence``, else ``DEFAULTS.alpha`` (Szubert &
     Jaśkowski's 0.0025 a weight).  A faster rate than a file's own makes every weight with fresh accumulators
-    move at full speed first, and the network forgets what it knew (docs/results.md, issue 52)."""
+    move at full speed first, and the network forgets what it knew (docs/results.md, "Going on from a file")."""
     if args.alpha is not None:
         return parse_values(args.alpha, "--alpha")
     features = parse_shape(args.shape).features
