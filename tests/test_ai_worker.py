@@ -25,6 +25,7 @@ def test_exports_the_page_functions() -> None:
         "explain",
         "compare",
         "trace",
+        "review",
         "presets",
         "ready",
         "prepare_other_presets",

@@ -99,3 +99,9 @@ def test_a_game_is_reviewed_move_by_move_and_the_ais_moves_are_marked_and_left_o
 def test_a_game_the_ai_played_alone_has_no_accuracy() -> None:
     record = _short_game(length=1)
     assert summarize(review_game(record, EVALUATE, depth=1)).accuracy is None
+
+
+def test_what_is_not_a_board_is_refused() -> None:
+    for bad in (-1, 1 << 64, True, "0"):
+        with pytest.raises(ValueError, match="a board is a 64-bit int"):
+            grade_move(1, bad, "up", EVALUATE, depth=1)  # type: ignore[arg-type]

@@ -344,6 +344,8 @@ def games_at_first_use(games: OnDemand, view: BoardView) -> "tuple[Callable[[], 
     until_built(games, document.getElementById("games-toggle"), "click", lambda _event: toggle())
     replay = at_first_use(games, "replay", view, lambda built: built.current())
     until_built(games, document.getElementById("replay-current"), "click", lambda _event: replay())
+    review = at_first_use(games, "replay", view, lambda built: built.review_current())
+    until_built(games, document.getElementById("over-review"), "click", lambda _event: review())
     drag = at_first_use(games, "games panel", view, lambda built, event: built.panel.drag_over(event))
     until_built(games, document, "dragover", drag)  # without its preventDefault the browser opens the file itself
     drop = at_first_use(games, "games panel", view, lambda built, event: built.panel.dropped(event))
@@ -365,12 +367,24 @@ def build_games(
     from app.games.panel import GamesPanel
     from app.games.replay_view import ReplayView
     from app.games.replays import Replays
+    from app.games.review_figures import REVIEW_MS_PER_MOVE
+    from app.games.review_panel import ReviewPanel
+    from app.games.review_store import ReviewStore, with_accuracy
 
     async def explain_board(board: int) -> dict:
         return await client.explain(explorer().request_for(controls.panel.settings.request(to_rows(board))))
 
+    async def review_moves(batch: dict) -> dict:
+        """A batch of moves graded by the worker's ``review``: by the learned network when the review asks for it,
+        else by the preset the AI plays now."""
+        if batch.get("preset") is None:  # the AI's own preset and weights; the learned network has none
+            settings = controls.panel.settings.request([])
+            for name in ("preset", "weights"):
+                batch[name] = settings[name]
+        return await client.call("review", batch, REVIEW_MS_PER_MOVE * len(batch["played"]))
+
     def show_games() -> None:
-        panel.show_games(saved.finished.summaries())
+        panel.show_games(with_accuracy(saved.finished.records(), ReviewStore(saved.storage).accuracies()))
         notices = saved.take_notices()
         if notices:
             panel.say(" ".join(notices))
@@ -391,6 +405,19 @@ def build_games(
     replays.view = ReplayView(
         document, create_proxy, lambda record, step: switcher.play_from(record, step, clock()), explain_board
     )
+    panel_ai = controls.panel
+    replays.review = ReviewPanel(
+        document,
+        create_proxy,
+        replays.view,
+        review_moves,
+        ReviewStore(saved.storage),
+        lambda: panel_ai.network_ready,
+        panel_ai.fetch_network,
+    )
+    replays.review.on_done.append(lambda: show_games() if panel.is_open else None)
+    panel.on_review = replays.open_reviewed
+    on_event(document.getElementById("over-review"), "click", lambda _event: replays.review_current())
     session.listeners.append(lambda event, *_: show_games() if panel.is_open and event in ("over", "restart") else None)
     return replays
 

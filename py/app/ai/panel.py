@@ -24,6 +24,7 @@ from app.ai.client import AiClient
 from app.ai.network_download import download, page_folder, progress_text, ready_text
 from app.ai.settings import ALGORITHMS, PAUSE_STEPS_MS, THINK_STEPS_MS, AiSettings, slider_range
 from app.ai.split import AiTeam
+from app.browser.clock import sleep
 from app.browser.wiring import Wiring
 from app.explorer.glossary import add_entries, mark_term, word_term
 
@@ -34,6 +35,8 @@ except ImportError:
     pass
 
 RESCUED = ", vs 2s"
+FETCH_POLL_S = 0.25
+"""How often ``fetch_network`` looks whether the download it waits for has ended."""
 """After the depth in the readout when alpha-beta proved a loss and its rescue search (against 2s only) chose."""
 
 
@@ -157,6 +160,15 @@ class AiPanel:
         """Whether the player's preset is the one that plays the learned network (in or still downloading)."""
         return self._needs_download(self.settings.preset)
 
+    async def fetch_network(self) -> bool:
+        """The learned network downloaded for a use other than play (a game's review), unless it is in; True once
+        it is.  The player's preset stays as it is."""
+        if not self.network_ready:
+            self._start_download()
+            while self._network_task is not None:
+                await sleep(FETCH_POLL_S)
+        return self.network_ready
+
     def _start_download(self) -> None:
         """The worker downloads the learned network, unless it already is."""
         if self._network_task is None:
@@ -172,7 +184,8 @@ class AiPanel:
         current one) says nothing: the new worker downloads on its own.
         """
         self._progress(run, progress_text({}))
-        self.set_status(f"The AI plays {self.settings.playing} until the learned network is in.")
+        if self.network_chosen():  # not when it comes for a review
+            self.set_status(f"The AI plays {self.settings.playing} until the learned network is in.")
         try:
             base = page_folder(str(self.document.baseURI))
             answer = await download(self.client, base, lambda text: self._progress(run, text))

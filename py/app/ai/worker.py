@@ -15,8 +15,8 @@ in CPython exactly as the worker runs it.
 Exported: ``think`` (a decision), ``think_part`` (one worker's share of a
 decision), ``explain`` (a decision and its explanation), ``compare`` (alpha-beta
 beside expectimax on one board), ``trace`` (alpha-beta
-step by step), ``presets``, ``ready`` and ``prepare_other_presets`` (tables and
-warm-up), ``load_network`` and ``network_progress`` (the learned network's
+step by step), ``review`` (a batch of a game's moves graded), ``presets``, ``ready`` and
+``prepare_other_presets`` (tables and warm-up), ``load_network`` and ``network_progress`` (the learned network's
 download), ``evaluation_speed`` and ``heap_bytes`` (for ``tools/bench.py``).
 Each request and answer in full: docs/worker.md.
 """
@@ -39,6 +39,10 @@ REQUEST_FIELDS = ("rows", "think_ms", "depth", "algorithm", "preset", "weights",
 EXPLAIN_FIELDS = (*REQUEST_FIELDS, "exact_root", "analysis_ms")
 TRACE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "ordering", "pruning", "id")
 COMPARE_FIELDS = ("rows", "depth", "algorithm", "preset", "weights", "analysis_ms", "id")
+REVIEW_FIELDS = ("boards", "played", "by_ai", "first", "depth", "preset", "weights", "id")
+REVIEW_BATCH_MAX = 200
+"""The most moves one ``review`` request grades: the page sends a few at a time, so that Cancel and a hint asked
+meanwhile wait for one short batch, never for a whole game."""
 
 
 def _search(request: dict[str, Any]) -> tuple[Board, SearchOptions]:
@@ -143,6 +147,53 @@ def compare(request_json: str) -> str:
         )
 
     return _answer(request_json, COMPARE_FIELDS, compute)
+
+
+def review(request_json: str) -> str:
+    """A batch of a game's moves graded (``search.review.grade_move``), as JSON; never raises.
+
+    Request: ``boards`` (each move's board before it, 16 hex digits), ``played`` (the moves), ``by_ai`` (the AI
+    chose it), ``first`` (the first move's number), ``depth`` (null: ``REVIEW_DEPTH``), ``preset`` and ``weights``;
+    answer ``{"ok": true, "moves": [MoveReview.to_dict()], "preset", "points", "grades", "bounds"}`` where
+    ``points`` says the values are in points (the learned network) and ``grades``/``bounds`` are the review's
+    own, so the page never copies them.
+    """
+    from game2048.search import review as grading
+
+    def compute(request: dict[str, Any]) -> dict[str, Any]:
+        boards, played = request.get("boards"), request.get("played")
+        by_ai = request.get("by_ai") or [False] * len(played or ())
+        if not isinstance(boards, list) or not isinstance(played, list) or not isinstance(by_ai, list):
+            raise ValueError("boards, played and by_ai are lists, one item a move")
+        if not len(boards) == len(played) == len(by_ai) or len(boards) > REVIEW_BATCH_MAX:
+            raise ValueError(f"boards, played and by_ai have the same length, at most {REVIEW_BATCH_MAX}")
+        first = request.get("first", 1)
+        depth = request.get("depth") or grading.REVIEW_DEPTH
+        if not isinstance(first, int) or not isinstance(depth, int) or not 1 <= depth <= 4:
+            raise ValueError("first is a move number and depth a whole number from 1 to 4")
+        options = SearchOptions("expectimax", preset=request.get("preset"), weights=request.get("weights") or None)
+        evaluate = options.evaluator()
+        moves = [
+            grading.grade_move(first + k, _board(text), str(move), evaluate, depth, bool(ai)).to_dict()
+            for k, (text, move, ai) in enumerate(zip(boards, played, by_ai))
+        ]
+        name = options.preset_name
+        return {
+            "moves": moves,
+            "preset": name,
+            "points": name == "learned",
+            "grades": list(grading.GRADES),
+            "bounds": list(grading.GRADE_BOUNDS),
+        }
+
+    return _answer(request_json, REVIEW_FIELDS, compute)
+
+
+def _board(text: Any) -> Board:
+    """A board from its 16 hex digits; ``ValueError`` otherwise."""
+    if not isinstance(text, str) or len(text) != 16 or text.strip("0123456789abcdefABCDEF"):
+        raise ValueError(f"a board is 16 hex digits, got {text!r}")
+    return int(text, 16)
 
 
 def _json_object(request_json: str, fields: tuple[str, ...]) -> dict[str, Any]:
@@ -369,6 +420,7 @@ __export__ = [
     "explain",
     "compare",
     "trace",
+    "review",
     "presets",
     "ready",
     "prepare_other_presets",

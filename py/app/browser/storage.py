@@ -29,6 +29,18 @@ KEPT_KEY = PREFIX + "kept-games"
 BEST_KEY = PREFIX + "best"
 SETTINGS_KEY = PREFIX + "settings"
 GAMES_KEY = PREFIX + "games"
+REVIEWS_KEY = PREFIX + "reviews"
+"""The index of the games' reviews (``app.games.review_store``): each game's key and accuracy, newest first."""
+REVIEW_PREFIX = PREFIX + "review:"
+"""One game's review, ``game2048:review:<game key>`` (``review_key``), kept apart from the games so a review never
+costs a game its place, and read alone when its game is opened."""
+
+
+def review_key(game: str) -> str:
+    """The key of the review of the game whose key is ``game`` (``app.games.review_store.game_key``)."""
+    return REVIEW_PREFIX + game
+
+
 LIVE_PREFIX = PREFIX + "live:"
 """Each tab's own live game: ``game2048:live:<tab>`` (``live_key``), so tabs never write over each other's game."""
 PART_PREFIX = PREFIX + "moves:"
@@ -70,6 +82,7 @@ JSON_LIMITS: dict[str, tuple[int, int]] = {
     KEPT_KEY: (4_000_000, 7),
     SETTINGS_KEY: (16_000, 6),
     GAMES_KEY: (4_000_000, 6),
+    REVIEWS_KEY: (20_000, 3),
 }
 """(most characters, deepest nesting) of each JSON key: several times what the page writes, far below harm.
 
@@ -77,6 +90,8 @@ A saved game carries its record (about 20 characters a move of the AI's, 2 of a 
 of 10,000 moves fits in ``GAME_KEY``; ``app.games.finished_games`` keeps ``GAMES_KEY`` well below its limit."""
 
 
+REVIEW_LIMITS = (400_000, 4)
+"""One game's review: about 20 characters a move."""
 PART_LIMITS = (100_000, 4)
 """A part of a live game's moves: about 20 characters a move of the AI's, a few hundred moves."""
 
@@ -86,6 +101,8 @@ def limits_of(key: str) -> tuple[int, int]:
     of its moves holds at most ``app.games.live_parts.PART_MOVES`` of them."""
     if key.startswith(PART_PREFIX):
         return PART_LIMITS
+    if key.startswith(REVIEW_PREFIX):
+        return REVIEW_LIMITS
     if key.startswith(LIVE_PREFIX):
         max_chars, max_depth = JSON_LIMITS[GAME_KEY]
         return max_chars + 100, max_depth + 1
@@ -103,6 +120,7 @@ WHAT = {
     BEST_KEY: "Your best score",
     SETTINGS_KEY: "Your saved AI settings",
     GAMES_KEY: "Your list of finished games",
+    REVIEWS_KEY: "The list of your games' reviews",
 }
 
 

@@ -25,6 +25,7 @@ from app.browser.outside_data import date_problem
 from app.browser.panel_focus import focus_board, focus_heading
 from app.browser.wiring import Wiring
 from app.games.lab_files import NEWLINE, LabFile, Reading, read_lab
+from game2048.values import fixed
 
 EMPTY = "No finished games yet: a game appears here when it ends, or when you start a new one."
 OUTCOME_WORDS = {"won": "won", "lost": "lost", "unfinished": "left"}
@@ -81,6 +82,7 @@ def games_table(
     """The games as a table, in the order given; each row's button opens the replay (``data-index``: the
     game's index in ``indices``, by default its place in ``summaries``)."""
     rows = []
+    reviews = any("accuracy" in row for row in summaries)
     for place, row in enumerate(summaries):
         index = place if indices is None else indices[place]
         rows.append(
@@ -95,15 +97,31 @@ def games_table(
             f'<td class="num">{share(row["ai_moves"], row["moves"])}</td>'
             f'<td class="num">{row["undos"]}</td>'
             f"<td>{OUTCOME_WORDS.get(row['outcome'], row['outcome'])}</td>"
-            "</tr>"
+            + (accuracy_cell(row, source, index) if reviews else "")
+            + "</tr>"
         )
     return (
         f'<div class="table-scroll"><table id="games-table" class="games-table"><caption>{escape(caption)}</caption>'
         '<thead><tr><th scope="col"><span class="sr-only">Replay</span></th><th scope="col">Date</th>'
         '<th scope="col">Max tile</th><th scope="col">Score</th><th scope="col">Moves</th>'
-        '<th scope="col">AI share</th><th scope="col">Undos</th><th scope="col">Result</th></tr></thead>'
-        f"<tbody>{''.join(rows)}</tbody></table></div>"
+        '<th scope="col">AI share</th><th scope="col">Undos</th><th scope="col">Result</th>'
+        + ('<th scope="col">Accuracy</th>' if reviews else "")
+        + f"</tr></thead><tbody>{''.join(rows)}</tbody></table></div>"
     )
+
+
+def accuracy_cell(row: "dict[str, Any]", source: str, index: int) -> str:
+    """A game's accuracy from its kept review (``row["accuracy"]``: a number, "ai" for a game the AI played
+    alone, None for none), or the button that reviews it."""
+    accuracy = row.get("accuracy")
+    if accuracy is None:
+        return (
+            f'<td><button type="button" class="button small games-review" data-source="{source}" '
+            f'data-index="{index}" data-review="1" aria-label="Review game {index + 1}">Review</button></td>'
+        )
+    if accuracy == "ai":
+        return '<td class="num">AI only</td>'
+    return f'<td class="num">{fixed(float(accuracy), 0)} %</td>'
 
 
 def summary_line(summaries: "list[dict[str, Any]]") -> str:
@@ -183,6 +201,7 @@ class GamesPanel:
         self.document = document
         self.on_shown = on_shown
         self.on_open = on_open
+        self.on_review: Callable[[str, int], None] | None = None  # a row's "Review" (set by the page)
         self.on_file = on_file
         self.date_text = date_text or (lambda ms: "\u2014" if ms is None else str(ms))
         window = getattr(document, "defaultView", None)
@@ -319,7 +338,10 @@ class GamesPanel:
         index = target.getAttribute("data-index")
         source = target.getAttribute("data-source")
         if isinstance(index, str) and isinstance(source, str):
-            self.on_open(source, int(index))
+            if target.getAttribute("data-review") and self.on_review is not None:
+                self.on_review(source, int(index))
+            else:
+                self.on_open(source, int(index))
 
     # -- files ----------------------------------------------------------------------------
 

@@ -12,6 +12,8 @@ game's share link, unless the link would be longer than websites take
 (``LINK_LIMIT_BYTES``): then it says so, and offers the game as a file (a
 one-game lab file, which "Your games" opens again).  The positions are
 computed once per record, so a step only redraws the board and two lines.
+``opened`` and ``moved`` hear each record opened and each position shown
+(the game's review, ``app.games.review_panel``, follows them).
 """
 
 import json
@@ -160,9 +162,12 @@ class ReplayView:
         self._run = 0  # which play task is current: a newer one (or a pause) ends the older
         self._return_focus: Any = None
         self._file_url: Any = None  # the last file saved, an object URL kept until the next one
+        self.opened: list[Callable[[GameRecord], None]] = []  # hear each record opened (the review)
+        self.moved: list[Callable[[int], None]] = []  # hear each position shown
         self.el["replay-explore"].hidden = explain is None
         listen = self._wiring.listen
         listen(self.el["replay-view"], "keydown", self._key)
+        listen(document, "keydown", self._body_key)
         listen(self.el["replay-first"], "click", lambda _e: self.go(0))
         listen(self.el["replay-back"], "click", lambda _e: self.go(self.step - 1))
         listen(self.el["replay-forward"], "click", lambda _e: self.go(self.step + 1))
@@ -202,6 +207,8 @@ class ReplayView:
         self.el["replay-view"].hidden = False
         self._set_page_inert(True)
         self.step = -1
+        for listener in self.opened:
+            listener(record)
         self.go(step)
         self.el["replay-play"].focus()
 
@@ -263,6 +270,8 @@ class ReplayView:
         ):
             self.el[name].disabled = disabled
         self.el["replay-explanation"].innerHTML = ""
+        for listener in self.moved:
+            listener(step)
 
     def handle_key(self, key: str) -> bool:
         """Step, play or close for a key; True if the key was the replay's."""
@@ -292,6 +301,14 @@ class ReplayView:
         if event.key in KEYS and self.handle_key(event.key):
             event.preventDefault()
             event.stopPropagation()
+
+    def _body_key(self, event: Any) -> None:
+        """Esc closes the open replay when the focus has left it for the page's body (Tab past its last
+        control, into the browser's own bar and back); the dialog's own keys never reach here."""
+        target = getattr(event, "target", None)
+        if self.is_open and event.key == "Escape" and str(getattr(target, "tagName", "") or "").upper() == "BODY":
+            event.preventDefault()
+            self.close()
 
     # -- playing --------------------------------------------------------------------------
 

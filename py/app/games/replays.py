@@ -39,6 +39,7 @@ class Replays:
         self.say = say
         self.view: Any = None
         self.panel: Any = None
+        self.review: Any = None  # the replay's review part (app.games.review_panel.ReviewPanel), set once built
         self.lab: LabFile | None = None  # the lab file read last, whose games open as "file"
         self.opening: Any = None  # the task reading a lab game's record, kept until it ends
 
@@ -53,6 +54,18 @@ class Replays:
             self.session.view.show_notice(NO_RECORD)
             return
         self.view.open(GameRecord(record.seed, record.moves, record.decisions), "This game", len(record.moves))
+
+    def review_current(self) -> None:
+        """Replay the game in play and review it (the game-over's "Review this game")."""
+        self.current()
+        if self.view.is_open and self.review is not None:
+            self.review.start()
+
+    def open_reviewed(self, source: str, index: int) -> None:
+        """Replay game ``index`` of "yours" and review it (a row's "Review" in Your games)."""
+        self.open(source, index)
+        if source == "yours" and self.view.is_open and self.review is not None:
+            self.review.start()
 
     def open(self, source: str, index: int) -> None:
         """Replay game ``index`` of "yours" (newest first) or of the lab "file" shown."""

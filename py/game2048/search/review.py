@@ -18,7 +18,7 @@ from typing import Any
 
 from ..board import DIRECTIONS, Board, Direction
 from ..game_record import GameRecord, positions
-from . import expectimax
+from . import checked_board, expectimax
 from .clock import Deadline
 from .result import Trace
 
@@ -81,7 +81,9 @@ def move_values(board: Board, evaluate: Evaluator, depth: int = REVIEW_DEPTH) ->
 def grade_move(
     number: int, board: Board, played: Direction, evaluate: Evaluator, depth: int = REVIEW_DEPTH, by_ai: bool = False
 ) -> MoveReview:
-    """Move ``number``, ``played`` on ``board``, graded; ``ValueError`` if ``played`` is not a legal move there."""
+    """Move ``number``, ``played`` on ``board``, graded; ``ValueError`` if ``board`` is not a board or ``played``
+    is not a legal move there."""
+    checked_board(board)
     values = move_values(board, evaluate, depth)
     if played not in values:
         raise ValueError(f"move {number} ({played}) is not a legal move of its board")

@@ -282,3 +282,15 @@ def test_a_lab_files_games_open_from_their_lines_read_again():
     assert len(opened) == 1 and said[0].startswith("The lab game seed 11 could not be replayed: ")
     run_async(lambda: scenario(5))
     assert said[1] == "That game is no longer listed."
+
+
+def test_your_games_show_each_reviewed_games_accuracy_and_a_review_button_for_the_others():
+    from app.games.panel import games_table
+
+    row = {"started": 0, "max_tile": 256, "score": 2400, "moves": 300, "ai_moves": 0, "undos": 0, "outcome": "lost"}
+    rows = [dict(row, accuracy=87.46), dict(row, accuracy="ai"), dict(row, accuracy=None)]
+    html = games_table(rows, "yours", "Your last games", lambda _ms: "2026-11-29 10:00")
+    assert '<th scope="col">Accuracy</th>' in html
+    assert '<td class="num">87 %</td>' in html and '<td class="num">AI only</td>' in html
+    assert 'data-source="yours" data-index="2" data-review="1" aria-label="Review game 3">Review</button>' in html
+    assert "Accuracy" not in games_table([row], "file", "A file", lambda _ms: "")  # a lab file's games: no column

@@ -105,6 +105,7 @@ class Document:
         self.blobs: dict[str, Blob] = {}  # object URL -> the file it holds
         self.revoked: list[str] = []
         self.downloads: list[tuple[str, str]] = []
+        self.listeners: dict[str, list] = {}
         self.defaultView = SimpleNamespace(
             location=location,
             navigator=SimpleNamespace(clipboard=Clipboard(refuse_copy)),
@@ -120,6 +121,9 @@ class Document:
 
     def getElementById(self, element_id):  # noqa: N802
         return self.elements.get(element_id)
+
+    def addEventListener(self, event, handler):  # noqa: N802
+        self.listeners.setdefault(event, []).append(handler)
 
     def createElement(self, tag):  # noqa: N802
         assert tag == "a"
@@ -237,6 +241,19 @@ def test_escape_closes_and_gives_the_focus_back():
     view.open(recorded(), "Replay")
     document.elements["replay-view"].fire("keydown", key="Escape")
     assert not view.is_open and document.activeElement is opener and closed == [True]
+
+
+def test_escape_on_the_body_closes_the_replay_and_other_keys_there_do_nothing():
+    view, document, _ = _replay()
+    view.open(recorded(), "Replay")
+    body = SimpleNamespace(tagName="BODY")
+    events = [SimpleNamespace(key=key, target=body, preventDefault=lambda: None) for key in ("ArrowRight", "Escape")]
+    for handler in document.listeners["keydown"]:
+        handler(events[0])
+    assert view.is_open and view.step == 0  # the body's keys are the page's, not the replay's
+    for handler in document.listeners["keydown"]:
+        handler(events[1])
+    assert not view.is_open
 
 
 def test_play_steps_on_its_own_at_the_speed_and_pause_stops_it():
