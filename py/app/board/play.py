@@ -45,8 +45,8 @@ def pace_collector() -> "int | None":
     """Let MicroPython collect after ``GC_THRESHOLD`` bytes allocated (at most half the free heap); the threshold set.
 
     At MicroPython's own pace (a collection every 16 KB allocated) a long game's history, which keeps each move's
-    position for undo, was walked every few moves, so a move cost the more the longer the game (docs/results.md,
-    issue 39); a collection now comes about once in a thousand moves.  None in CPython, which has no threshold.
+    position for undo, was walked every few moves, so a move cost the more the longer the game; with the threshold
+    a collection comes about once in a thousand moves.  None in CPython, which has no threshold.
     """
     if not hasattr(gc, "threshold") or not hasattr(gc, "mem_free"):
         return None

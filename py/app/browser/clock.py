@@ -10,8 +10,7 @@ integer, and today's time in ms needs 41 bits.  So the time is read as
 pause of the page, never the wall clock: in the browser, MicroPython's
 ``time.ticks_ms`` is ``Date.now()``, and its ``asyncio.sleep`` waits until
 that clock reaches a time, so a clock set back a day made a one-second sleep
-last a day (issue 53: the AI's start froze its countdown, and its time limit
-never came).  In a browser they read ``performance.now()`` and wait on a
+last a day (a countdown froze, and a time limit never came).  In a browser they read ``performance.now()`` and wait on a
 timer (``setTimeout``), which only go forward; in CPython, ``perf_counter``
 and ``asyncio.sleep``, monotonic there.
 """
