@@ -208,13 +208,18 @@ def test_the_network_is_asked_for_before_it_is_downloaded(open_page):
     assert run.errors == []
 
 
+def review_under_way(open_page):  # type: ignore[no-untyped-def]
+    """A 3,000-move game's review started, its first batch graded: the page and its run."""
+    run = open_review(open_page, long_game(3000))
+    start_review(run.page)
+    assert run.page.is_visible("#review-cancel") and run.page.is_visible("#review-progress")
+    run.page.wait_for_function("Number(document.getElementById('review-progress').value) >= 20", timeout=30_000)
+    return run
+
+
 def test_cancel_stops_a_long_review(open_page):
-    record = long_game(3000)
-    run = open_review(open_page, record)
+    run = review_under_way(open_page)
     page = run.page
-    start_review(page)
-    assert page.is_visible("#review-cancel") and page.is_visible("#review-progress")
-    page.wait_for_function("Number(document.getElementById('review-progress').value) >= 20", timeout=30_000)
     page.click("#review-cancel")
     assert "cancelled" in page.text_content("#review-status")
     assert page.is_hidden("#review-progress") and page.is_visible("#review-start")
@@ -225,11 +230,8 @@ def test_cancel_stops_a_long_review(open_page):
 
 
 def test_the_review_goes_on_while_the_replay_is_closed_and_the_game_plays(open_page):
-    record = long_game(3000)
-    run = open_review(open_page, record)
+    run = review_under_way(open_page)
     page = run.page
-    start_review(page)
-    page.wait_for_function("Number(document.getElementById('review-progress').value) >= 20", timeout=30_000)
     page.keyboard.press("Escape")
     page.wait_for_selector("#replay-view", state="hidden")
     before = read_board(page)
