@@ -21,6 +21,7 @@ from app.ai.client import AiClient
 from app.browser.clock import monotonic, sleep
 from app.browser.outside_data import BadData, read_int
 from app.browser.url_query import query_params
+from game2048.board import DIRECTIONS
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -38,7 +39,6 @@ HELPER_GRACE_MS = 15.0
 LATE_STRIKES = 3
 """A helper late this many decisions in a row is dropped (the machine cannot give it a core)."""
 HELPER_NAME = "ai-help-{}"
-MOVES = ("up", "right", "down", "left")
 
 
 def worker_count(cores: "Any", memory_gb: "Any" = None) -> int:
@@ -84,7 +84,8 @@ def merge(parts: "list[dict[str, Any]]", request: "dict[str, Any]") -> "dict[str
 
     The depth is the deepest at which every legal move (``moves``, which every part lists) has a value, a
     part's last iteration standing for every deeper one when it was
-    ``exhausted``; the move is the best value there, ties to the first in ``MOVES``, as one worker keeps them.
+    ``exhausted``; the move is the best value there, ties to the first in ``board.DIRECTIONS``, as one worker
+    keeps them.
     """
     values: dict[int, dict[int, float]] = {}
     standing: dict[int, int] = {}  # move -> the depth its values stand from for every deeper one
@@ -134,7 +135,7 @@ def merge(parts: "list[dict[str, Any]]", request: "dict[str, Any]") -> "dict[str
     elapsed = max(float(part.get("elapsed_ms") or 0.0) for part in parts)
     return {
         "ok": True,
-        "move": MOVES[best_index],
+        "move": DIRECTIONS[best_index],
         "depth": depth,
         "nodes": nodes,
         "cutoffs": sum(int(part.get("cutoffs") or 0) for part in parts),
