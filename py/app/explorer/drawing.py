@@ -24,8 +24,15 @@ def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") 
             if mark is not None and 4 * r + c == mark:
                 cls += " marked"
             cells.append(f'<span class="mini-cell {cls}">{int(value) if value else ""}</span>')
-    text = "; ".join(" ".join(str(v or "\u00b7") for v in row) for row in rows)
-    return f'<div class="mini-board" role="img" aria-label="{escape(label)}: {text}">{"".join(cells)}</div>'
+    return (
+        f'<div class="mini-board" role="img" aria-label="{escape(label)}: {board_words(rows)}">{"".join(cells)}</div>'
+    )
+
+
+def board_words(rows: list[list[int]]) -> str:
+    """A small board as a screen reader hears it, row by row ("·" an empty cell): the same for every small board
+    of the explorer and the replay."""
+    return "; ".join(" ".join(str(int(v)) if v else "\u00b7" for v in row) for row in rows)
 
 
 def number(value: float) -> str:

@@ -24,6 +24,7 @@ from html import escape
 
 from app.browser.js_guard import JsCallError, js_call
 from app.browser.wiring import Wiring
+from app.explorer.drawing import board_words
 from app.explorer.glossary import mark_term, term
 from game2048.values import INFINITY, format_value
 
@@ -558,6 +559,6 @@ def ranks_to_values(ranks: str) -> list[int]:
 
 
 def _board_words(ranks: str) -> str:
-    """The board as text, row by row, for a screen reader ("." for an empty cell)."""
+    """The board as a screen reader hears it: ``drawing.board_words``, as every small board of the explorer."""
     values = ranks_to_values(ranks)
-    return "; ".join(" ".join(str(v) if v else "." for v in values[r * 4 : r * 4 + 4]) for r in range(4))
+    return board_words([values[r * 4 : r * 4 + 4] for r in range(4)])
