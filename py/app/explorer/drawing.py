@@ -29,6 +29,12 @@ def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") 
     )
 
 
+def bar_width(value: float, low: float, high: float) -> float:
+    """A root move's bar, in % of its full length: 8 for ``low``, 100 for ``high``, to scale between (every bar
+    full when they tie), so the shortest bar still shows."""
+    return 100.0 if high == low else 8 + 92 * (value - low) / (high - low)
+
+
 def board_words(rows: list[list[int]]) -> str:
     """A small board as a screen reader hears it, row by row ("·" an empty cell): the same for every small board
     of the explorer and the replay."""

@@ -29,8 +29,8 @@ from app.board.view import ARROWS
 from app.browser.panel_focus import focus_board, focus_heading
 from app.browser.wiring import Wiring
 from app.explorer.compare_view import CompareView
+from app.explorer.drawing import bar_width, mini_board
 from app.explorer.drawing import cell_name as _cell_name
-from app.explorer.drawing import mini_board
 from app.explorer.drawing import signed as _signed
 from app.explorer.glossary import glossary_html, term
 from app.explorer.pruning_view import pruning_section
@@ -408,15 +408,15 @@ def _root_section(explanation: dict[str, Any]) -> str:
             # Expected values are all alike in size: each move is shown by how far it is behind the best, to scale,
             # and its bar is the longer the closer it is (the best's is full, as alpha-beta's best's).
             gap = high - value
-            width = 100.0 if behind == 0 else 8 + 92 * (1 - gap / behind)
+            width = bar_width(value, high - behind, high)
             text = "best" if gap == 0 else _signed(-gap)
             kind = f"expected value {format_value(value)}"
         elif entry["exact"]:
-            width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
+            width = bar_width(value, low, high)
             text = escape(format_value(value))
             kind = "exact (searched again)" if entry.get("source") == "exact_root" else "exact"
         else:
-            width = 100 if high == low else 8 + 92 * (value - low) / (high - low)
+            width = bar_width(value, low, high)
             text = "\u2264 " + escape(format_value(value))
             kind = BOUND_WORDS
         chosen = " chosen" if entry["chosen"] else ""

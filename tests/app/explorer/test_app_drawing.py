@@ -26,3 +26,10 @@ def test_every_small_board_is_heard_alike_by_a_screen_reader() -> None:
     words = "2 \u00b7 4 8; \u00b7 \u00b7 \u00b7 16; \u00b7 2 \u00b7 \u00b7; 32768 \u00b7 \u00b7 4"
     assert drawing.board_words(rows) == walk_view._board_words(ranks) == words
     assert f'aria-label="The board: {words}"' in drawing.mini_board(rows, None, "The board")
+
+
+def test_a_bar_runs_from_8_to_100_percent_and_ties_are_full() -> None:
+    from app.explorer.drawing import bar_width
+
+    assert (bar_width(-5.0, -5.0, 15.0), bar_width(5.0, -5.0, 15.0), bar_width(15.0, -5.0, 15.0)) == (8.0, 54.0, 100.0)
+    assert bar_width(3.0, 3.0, 3.0) == 100.0
