@@ -135,3 +135,20 @@ def test_decide_part_refuses_alpha_beta_and_parts_out_of_range():
     for part, parts in ((2, 2), (-1, 2), (0, 0), (0, 99), (True, 2)):
         with pytest.raises(ValueError):
             decide_part(board, SearchOptions(algorithm="expectimax", depth=2), part, parts)
+
+
+@pytest.mark.parametrize("request_fields", [{"think_ms": 100, "depth": None}, {"think_ms": 100, "depth": 2}])
+def test_the_merged_answer_is_a_search_results_as_one_worker_answers(request_fields) -> None:
+    from dataclasses import fields
+
+    from game2048.search.result import SearchResult
+
+    board = Game.new(5).board
+    merged = merge(_parts(board, 2, 2), {**request_fields, "preset": "rows"})
+    assert merged is not None
+    own = {f.name: merged[f.name] for f in fields(SearchResult)}
+    if request_fields["depth"] is None:
+        assert own["think_ms"] == 100.0
+    else:
+        assert own["think_ms"] is None  # a fixed depth has no time limit, as SearchResult says
+    assert {**SearchResult(**own).to_dict(), "ok": True, "workers": 2} == merged  # nodes_per_second too

@@ -85,7 +85,8 @@ def merge(parts: "list[dict[str, Any]]", request: "dict[str, Any]") -> "dict[str
     The depth is the deepest at which every legal move (``moves``, which every part lists) has a value, a
     part's last iteration standing for every deeper one when it was
     ``exhausted``; the move is the best value there, ties to the first in ``board.DIRECTIONS``, as one worker
-    keeps them.
+    keeps them.  The answer is ``search.result.SearchResult.to_dict()``'s, written out here because the page's
+    MicroPython has no dataclasses (``tests/test_search_parts.py`` pins the two together).
     """
     values: dict[int, dict[int, float]] = {}
     standing: dict[int, int] = {}  # move -> the depth its values stand from for every deeper one
