@@ -52,16 +52,6 @@ if TYPE_CHECKING:  # imported by ``main`` in the steps that build them (the expl
 window = document.defaultView
 IMPORTED_MS = window.performance.now()  # the page's modules loaded (precompiled: tools/precompile.py)
 _keep_alive: list[object] = []  # event proxies that must live as long as the page
-EXPLORER_KEY = "e"
-"""Opens and closes the search explorer (its button's title says so); the explorer itself is built at its first
-opening (``build_explorer``)."""
-EDIT_KEY = "t"
-"""Opens the position editor, and plays from the edited position when pressed again (its button's title says
-so); the editor itself is built at its first opening (``build_editor``)."""
-GAMES_KEY = "g"
-"""Opens and closes "Your games"; the panel and the replay are built at their first use (``build_games``)."""
-REPLAY_KEY = "v"
-"""Replays the game in play (the "Replay this game" button's title says so)."""
 
 
 async def pause(step: str) -> None:
@@ -231,7 +221,7 @@ async def main(
     _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
     _keep_alive.append(KeysBack(document, Wiring(create_proxy)))  # after any click on a control, the arrows play
     await pause("board")  # the board is drawn; the AI's modules next
-    from app.ai.controls import SHORTCUTS, AiControls
+    from app.ai.controls import ACTIONS, AiControls
     from app.ai.panel import AiPanel
     from app.ai.split import AiTeam, team_size
 
@@ -274,7 +264,7 @@ async def main(
         explorer()
         await pause("explorer")
     await pause("ai")  # the modules of the keys next
-    from app.board.inputs import InputRouter
+    from app.board.inputs import KEY_ACTIONS, InputRouter
     from app.explorer.glossary import TermTips, mark_terms
 
     await pause("key-modules")  # the keys next
@@ -285,10 +275,9 @@ async def main(
         await pause("editor")
     games = OnDemand(lambda: build_games(session, saved, switcher, controls, client, explorer))
     toggle_games, replay_current = games_at_first_use(games, view)
-    key_actions = {"r": restart, "b": switcher.resume_kept, EXPLORER_KEY: toggle_explorer, "u": undo, "y": redo}
-    key_actions.update({key: controls.shortcut(action) for key, action in SHORTCUTS.items()})
-    key_actions[GAMES_KEY] = toggle_games
-    key_actions[REPLAY_KEY] = replay_current
+    actions = {"restart": restart, "resume kept": switcher.resume_kept, "undo": undo, "redo": redo}
+    actions.update({"explorer": toggle_explorer, "games": toggle_games, "replay": replay_current})
+    actions.update({name: controls.shortcut(name) for name in ACTIONS})
 
     def editing() -> bool:
         return editor.part is not None and editor.part.editing  # not built: nothing is being edited
@@ -300,8 +289,9 @@ async def main(
         """While a position is edited or a replay is open, game moves and game keys do nothing."""
         return lambda *args: None if editing() or replaying() else action(*args)
 
-    game_keys = {key: guard(action) for key, action in key_actions.items()}
-    game_keys[EDIT_KEY] = lambda: None if replaying() else toggle_editor()  # T plays the edited position
+    game_keys = {key: guard(actions[name]) for key, name in KEY_ACTIONS.items() if name in actions}
+    edit = next(key for key, name in KEY_ACTIONS.items() if name == "edit")  # it plays the edited position too:
+    game_keys[edit] = lambda: None if replaying() else toggle_editor()  # not guarded by the editing it ends
     history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
     router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
     await pause("keys")

@@ -48,7 +48,8 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
 except ImportError:
     pass
 
-SHORTCUTS = {"i": "hint", "n": "step", "p": "autoplay", "escape": "stop"}
+ACTIONS = ("hint", "step", "autoplay", "stop")
+"""The actions the AI's controls run from a key (``app.board.inputs.KEY_ACTIONS`` maps keys to them)."""
 """Keyboard shortcuts (documented on the page): I hint, N one AI move, P autoplay/stop, Esc stop."""
 PLAYED = "Played."
 HINTED = "Shown as a hint: not played."
@@ -109,7 +110,7 @@ class AiControls:
         self.link.attach(explorer)
 
     def shortcut(self, action: str) -> Callable[[], None]:
-        """The handler for a keyboard shortcut name in ``SHORTCUTS``."""
+        """The handler of one of ``ACTIONS``."""
         return {
             "hint": self.hint,
             "step": self.step,

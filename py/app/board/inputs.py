@@ -44,6 +44,23 @@ KEY_DIRECTIONS: dict[str, Direction] = {
     "h": LEFT,
 }
 FORM_TAGS = frozenset({"INPUT", "SELECT", "TEXTAREA"})
+KEY_ACTIONS: dict[str, str] = {
+    "r": "restart",
+    "b": "resume kept",
+    "u": "undo",
+    "y": "redo",
+    "i": "hint",
+    "n": "step",
+    "p": "autoplay",
+    "escape": "stop",
+    "e": "explorer",
+    "t": "edit",
+    "g": "games",
+    "v": "replay",
+}
+"""The one map from an unmodified key (``KeyboardEvent.key``, lower case) to the action it asks for: the page binds
+each action's name (``page.main``), the AI's controls handle theirs (``AiControls.shortcut``), and README's table
+of keys is checked against it (``tests/app/board/test_app_inputs.py``)."""
 
 
 def direction_for_key(key: str, ctrl: bool = False, alt: bool = False, meta: bool = False) -> Direction | None:

@@ -163,3 +163,20 @@ def test_an_uncancelable_end_still_moves_and_is_not_cancelled(page):
     page.tile.remove()
     end = page.touch(page.tile, "touchend", (200, 120), cancelable=False)
     assert page.moves == [UP] and not end.cancelled
+
+
+def test_readmes_table_of_keys_is_the_key_map() -> None:
+    """Every letter README's "Playing" table names is a move key or one of ``KEY_ACTIONS``, and every one of those
+    is in the table: the table cannot promise a key the page does not bind, nor leave one out."""
+    import re
+    from pathlib import Path
+
+    from app.board.inputs import KEY_ACTIONS, KEY_DIRECTIONS
+
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
+    table = readme.split("## Playing", 1)[1].split("\n\n", 2)[1]
+    first_column = [line.split("|")[1] for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    letters = {key.lower() for cell in first_column for key in re.findall(r"`([A-Za-z])`", cell)}
+    bound = {key for key in [*KEY_ACTIONS, *KEY_DIRECTIONS] if len(key) == 1}
+    assert letters == bound
+    assert "`Esc` stops" in table and KEY_ACTIONS["escape"] == "stop"
