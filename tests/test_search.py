@@ -69,3 +69,22 @@ def test_a_board_that_is_not_a_board_is_refused(board: object) -> None:
 def test_the_known_algorithms_are_listed() -> None:
     assert ALGORITHMS == ("alphabeta", "expectimax")
     assert set(DEFAULT_PRESETS) == set(ALGORITHMS)
+
+
+def test_the_clock_starts_after_the_algorithms_module_is_loaded(monkeypatch) -> None:
+    """A first decision's import is set-up, not thinking: the clock is first read once the module is in."""
+    import sys
+    import time
+
+    from game2048.search import SearchOptions, decide
+
+    monkeypatch.delitem(sys.modules, "game2048.search.expectimax", raising=False)
+    monkeypatch.delattr("game2048.search.expectimax", raising=False)
+    reads = []
+
+    def clock() -> float:
+        reads.append("game2048.search.expectimax" in sys.modules)
+        return time.perf_counter()
+
+    decide(0x1, SearchOptions("expectimax", think_ms=50, preset="rows"), clock)
+    assert reads and reads[0]

@@ -10,7 +10,7 @@ first use so that a page asking only for alpha-beta never loads expectimax.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..board import Board, is_board
@@ -43,7 +43,7 @@ def decide(board: Board, options: SearchOptions, clock: Clock | None = None) -> 
     """The decision of the search ``options`` describe, for ``board``."""
     checked_board(board)
     evaluate = options.evaluator()
-    # Each clock starts after the first call's lazy import, which is set-up, not thinking.
+    search_function(options.algorithm)  # its module imported first: set-up, not thinking
     deadline = Deadline(options.think_ms if options.timed else None, clock or time.perf_counter)
     return run_search(board, options, evaluate, deadline)
 
@@ -54,16 +54,26 @@ def checked_board(board: Any) -> None:
         raise ValueError(f"a board is a 64-bit int of 16 ranks, got {board!r}")
 
 
+def search_function(algorithm: str) -> Callable[..., SearchResult]:
+    """The algorithm's ``search``, its module imported on first use, so that a page asking only for alpha-beta
+    never loads expectimax."""
+    if algorithm == "alphabeta":
+        from .alphabeta import search as alphabeta_search
+
+        return alphabeta_search
+    from .expectimax import search as expectimax_search
+
+    return expectimax_search
+
+
 def run_search(
     board: Board, options: SearchOptions, evaluate: Any, deadline: Deadline, trace: Trace | None = None
 ) -> SearchResult:
     """The search ``options`` name, on ``board`` with ``evaluate`` until ``deadline``, its result labelled with the
-    options' algorithm, preset and think time (``trace``: ``explain``'s record of it).  The algorithm's module is
-    imported here, on first use."""
+    options' algorithm, preset and think time (``trace``: ``explain``'s record of it)."""
+    search = search_function(options.algorithm)
     if options.algorithm == "alphabeta":
-        from .alphabeta import search as alphabeta_search
-
-        result = alphabeta_search(
+        result = search(
             board,
             evaluate,
             deadline,
@@ -73,9 +83,7 @@ def run_search(
             trace=trace,
         )
     else:
-        from .expectimax import search as expectimax_search
-
-        result = expectimax_search(board, evaluate, deadline, depth=options.depth, trace=trace)
+        result = search(board, evaluate, deadline, depth=options.depth, trace=trace)
     result.algorithm = options.algorithm
     result.preset = options.preset_name
     result.think_ms = float(options.think_ms) if options.timed else None
