@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from game2048.evaluation.ntuple_shapes import get_shape
+from game2048.evaluation.ntuple_shapes import get_shape, parse_shape
 from game2048.lab import cli
 from game2048.lab.training import coherence_file
 from game2048.lab.training import kernels as K
@@ -77,6 +77,18 @@ def test_a_run_from_an_export_with_its_accumulators_goes_on_at_the_rates_they_re
     assert not train(TrainOptions(shape="2x4", games=10, block=10, coherence=True, init=str(out)), tmp_path / "e")[
         0
     ].init_coherence
+
+
+def test_a_run_of_more_stages_starts_each_stages_accumulators_as_the_files_that_valued_its_boards(
+    tmp_path: Path,
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    out = _exported(tmp_path, capsys)
+    shape, staged = get_shape("2x4"), parse_shape("0,1,2,3;4,5,6,7/16|9:16")
+    _, _, flat = initial_weights(out, shape, coherence=True)
+    kept = initial_weights(out, staged, coherence=True)[2]
+    assert flat is not None and kept is not None and kept.shape == (2, 2 * flat.shape[1])
+    assert np.array_equal(kept[:, : flat.shape[1]], flat) and np.array_equal(kept[:, flat.shape[1] :], flat)
 
 
 def test_accumulators_of_another_network_or_damaged_are_refused(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

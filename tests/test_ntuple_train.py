@@ -669,6 +669,21 @@ def test_a_staged_run_starts_each_stage_from_the_files_weights_as_they_valued_it
     assert np.allclose(early, start[: 16**4].reshape(16, 16, 16, 16)[:9, :9, :9, :9], atol=1e-3)
 
 
+def test_an_optimistic_run_values_every_board_it_has_not_learned_at_the_optimistic_value(tmp_path: Path) -> None:
+    shape = TINY
+    state, weights = train(TrainOptions(shape="2x4", games=30, block=30, optimistic=3200.0), tmp_path / "o")
+    start = 3200.0 / shape.features
+    moved = weights != np.float32(start)
+    assert 0 < moved.sum() < weights.size and state.games == 30
+    assert np.allclose(weights[~moved], start)
+    with pytest.raises(TrainError, match="holds a run of"):
+        train(TrainOptions(shape="2x4", games=60, block=30), tmp_path / "o", resume=True)
+    assert train(TrainOptions(shape="2x4", games=60, block=30, optimistic=3200.0), tmp_path / "o", True)[0].games == 60
+    for bad in ({"optimistic": -1.0}, {"optimistic": 1e12}, {"optimistic": 1.0, "init": "net.ntn"}):
+        with pytest.raises(ValueError):
+            TrainOptions(shape="2x4", **bad)  # type: ignore[arg-type]
+
+
 def test_a_network_file_a_run_cannot_start_from_is_refused_with_the_reason(tmp_path: Path) -> None:
     base = tmp_path / "base.ntn"
     with pytest.raises(TrainError, match="cannot start from .*base.json"):

@@ -38,6 +38,7 @@ from .export import dequantized, quantize, write
 from .story import story_of
 from .sweep import run_sweep, sweep_runs
 from .trainer import (
+    MAX_OPTIMISTIC,
     TILES,
     TrainError,
     TrainOptions,
@@ -128,6 +129,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         type=float,
         default=DEFAULTS.late,
         help="the share of games started where an earlier game's 16384 first formed, 0 to below 1 (default 0)",
+    )
+    parser.add_argument(
+        "--optimistic",
+        type=A.number(0, MAX_OPTIMISTIC),
+        default=DEFAULTS.optimistic,
+        help="a board's value before learning, for a run from zeros: every weight starts at it / the shape's "
+        "features, so boards not yet learned look good and get tried (Guei et al. 2022: 320000; default 0)",
     )
     parser.add_argument(
         "--lambda",
@@ -420,6 +428,7 @@ def run(args: argparse.Namespace) -> None:
         lam=lambdas[0],
         late=args.late_starts,
         late_alpha=args.late_alpha,
+        optimistic=args.optimistic,
     )
     if args.seeds or len(alphas) > 1 or len(lambdas) > 1 or args.scheduler:
         if args.greedy_games < 0:
@@ -442,6 +451,7 @@ def run(args: argparse.Namespace) -> None:
         + (f", backward TD(λ = {options.lam:g})" if options.lam is not None else "")
         + (f", alpha {options.late_alpha:g} a weight in the last stage" if options.late_alpha is not None else "")
         + (f", {100 * options.late:g} % of games from late boards" if options.late else "")
+        + (f", every board first valued at {options.optimistic:,.0f}" if options.optimistic else "")
     )
     progress = TrainProgress(options.games, enabled=not args.no_progress)
     try:

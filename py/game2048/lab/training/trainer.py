@@ -35,6 +35,8 @@ from . import kernels as K
 CHECKPOINT = "checkpoint.npz"
 CURVE = "curve.jsonl"
 TILES = (2048, 8192, 16384, 32768)
+MAX_OPTIMISTIC = 10_000_000
+"""The largest optimistic start (``TrainOptions.optimistic``): far above any score a game reaches."""
 """The tiles whose rates the curve and the progress report."""
 
 
@@ -112,6 +114,10 @@ class TrainOptions:
     late: float = 0.0
     """The share of games started from a board where an earlier game's 16384 first formed (``kernels.play_game``;
     carousel shaping): the late game, which few games reach, learned from where it begins.  0: none."""
+    optimistic: float = 0.0
+    """A board's value before any learning, for a run from zeros: each weight starts at it / the shape's features,
+    so a board the network has not yet learned looks better than any it has, and the player goes to try it (Guei et
+    al. 2022's optimistic initialisation; 320,000 in the paper).  0: every weight starts at 0."""
 
     def __post_init__(self) -> None:
         parse_shape(self.shape)  # refuses an unknown shape with its own message
@@ -132,6 +138,10 @@ class TrainOptions:
                 raise ValueError(f"shape {self.shape} has one stage: a late stage's alpha needs a shape with stages")
         if not 0.0 <= self.late < 1.0:
             raise ValueError(f"the share of late starts is at least 0 and below 1, got {self.late}")
+        if not 0.0 <= self.optimistic <= MAX_OPTIMISTIC:
+            raise ValueError(f"the optimistic value is 0 to {MAX_OPTIMISTIC:,}, got {self.optimistic}")
+        if self.optimistic and self.init:
+            raise ValueError("an optimistic start is for a run from zeros; a run from a file starts at its weights")
 
     def same_run(self) -> dict[str, object]:
         """The options a resumed run must share with the checkpoint (the total games may grow)."""
@@ -147,6 +157,7 @@ class TrainOptions:
             "lam": self.lam,
             "late_alpha": self.late_alpha,
             "late": self.late,
+            "optimistic": self.optimistic,
         }
 
     def alphas(self) -> np.ndarray:
@@ -252,6 +263,7 @@ def load_checkpoint(out: Path) -> tuple[dict[str, object], TrainState, np.ndarra
             "lam": None,
             "late": 0.0,
             "late_alpha": None,
+            "optimistic": 0.0,
         }
         return {**defaults, **meta["options"]}, state, weights
     except (OSError, EOFError, ValueError, KeyError, TypeError, zipfile.BadZipFile) as exc:
@@ -287,7 +299,7 @@ def train(
         if options.init:
             weights, state.init_sha256, kept = initial_weights(Path(options.init), shape, options.coherence)
         else:
-            weights = np.zeros(sum(K.nibble_sizes(shape)), dtype=np.float32)
+            weights = np.full(sum(K.nibble_sizes(shape)), options.optimistic / shape.features, dtype=np.float32)
         tc = K.coherence_arrays(weights.shape[0]) if options.coherence else K.NO_COHERENCE
         if kept is not None:
             tc = kept
@@ -347,11 +359,11 @@ def initial_weights(path: Path, shape: Shape, coherence: bool = False) -> tuple[
     (``coherence_file``; nibble layout too), or None.
 
     A file of the same tuples but other values or stages starts each of the run's stages from the file's
-    stage that valued its first boards (``kernels.promoted``), with fresh accumulators.  ``TrainError`` when
-    the file is missing, damaged or of other tuples than the run's, or its accumulators are damaged.
+    stage that valued its first boards (``kernels.promoted``), and its accumulators the same way, so a new
+    stage goes on at the rates its weights reached.  ``TrainError`` when the file is missing, damaged or of
+    other tuples than the run's, or its accumulators are damaged.
     """
     from ...evaluation.ntuple_file import NetworkError, read
-    from ...evaluation.ntuple_shapes import same_weights
     from . import coherence_file
     from .export import dequantized
 
@@ -367,13 +379,13 @@ def initial_weights(path: Path, shape: Shape, coherence: bool = False) -> tuple[
         )
     sha256 = str(manifest["sha256"])
     tc = None
-    if coherence and same_weights(network.shape, shape):
+    if coherence:
         try:
-            kept = coherence_file.read(path, shape.weights, sha256)
+            kept = coherence_file.read(path, network.shape.weights, sha256)
         except coherence_file.CoherenceError as exc:
             raise TrainError(f"cannot start from {path}: {exc}") from None
         if kept is not None:
-            tc = np.stack([K.to_nibbles(shape, row) for row in kept])
+            tc = np.stack([K.promoted(network.shape, row, shape) for row in kept])
     return K.promoted(network.shape, dequantized(network), shape), sha256, tc
 
 
