@@ -10,7 +10,7 @@ VPY := $(VENV)/bin/python
 PYTEST_ARGS ?= tests -q
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-panels bench-lighthouse bench-games bench-move-cost bench-lab-files soak lab site
+.PHONY: run serve test lint format deps npm-deps py-deps chromium bench bench-load bench-long-tasks bench-panels bench-review bench-lighthouse bench-games bench-move-cost bench-lab-files soak lab site
 
 run: deps
 	@echo "2048 in Python: open http://$(HOST):$(PORT)/"
@@ -84,6 +84,10 @@ bench-long-tasks: deps chromium
 # Each panel's first opening, from the key or click to the frame that shows it, CPU x1 and x4 (ARGS="--runs 9").
 bench-panels: deps chromium
 	$(VPY) tools/bench_panels.py $(ARGS)
+
+# A 1,000-move game reviewed in the page, by a preset and by the network: seconds, long tasks, the engine's grades.
+bench-review: deps chromium
+	$(VPY) tools/bench_review.py $(ARGS)
 
 # Lighthouse's four category scores and load metrics, mobile and desktop, median of 3 runs (ARGS="--runs 5 --check").
 bench-lighthouse: deps chromium

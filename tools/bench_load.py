@@ -182,6 +182,14 @@ def describe_run(
     return f"`{command}`, {date}{at}; machine {machine}; Chromium {chromium}."
 
 
+def run_line(tool: str, argv: list[str] | None, chromium: str, commit: str | None = None) -> str:
+    """``describe_run`` for a bench run now on this machine: ``tools/TOOL`` with its arguments (``argv``, or the
+    command line's), today's date, this checkout's commit unless ``commit`` names another."""
+    node, cpus, model = machine()
+    command = " ".join([f"tools/{tool}", *(sys.argv[1:] if argv is None else argv)])
+    return describe_run(command, datetime.date.today().isoformat(), commit or git_commit(), node, cpus, model, chromium)
+
+
 def phase_notes(label: str, python_starts: list[float | None], imports: list[float | None]) -> list[str]:
     """Where the page's Python started and how long its imports took (medians), if the page reports them."""
     start, took = summarize(python_starts), summarize(imports)

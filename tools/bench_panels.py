@@ -17,7 +17,6 @@ and slowdown, against the goals (``GOALS``: 100 ms at ×1, 300 ms at ×4).
 from __future__ import annotations
 
 import argparse
-import datetime
 import statistics
 import sys
 from collections.abc import Mapping, Sequence
@@ -25,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_load import describe_run, git_commit, machine  # noqa: E402
-from browser import READY_SELECTOR, launch_chromium  # noqa: E402
-from serve import REPO_ROOT, start_server  # noqa: E402
+from bench_load import run_line  # noqa: E402
+from browser import READY_SELECTOR, served_chromium  # noqa: E402
+from serve import REPO_ROOT  # noqa: E402
 
 LOAD_TIMEOUT_MS = 120_000
 GOALS: dict[int, float] = {1: 100.0, 4: 300.0}
@@ -134,27 +133,16 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rates = args.cpu or [1, 4]
     times: dict[tuple[str, int], list[float]] = {}
-    from playwright.sync_api import sync_playwright
-
-    server, base_url = start_server(args.root, port=0)
-    try:
-        with sync_playwright() as playwright:
-            browser = launch_chromium(playwright)
-            chromium = browser.version
-            for number in range(1, args.runs + 1):
-                for rate in rates:
-                    opened = one_load(browser, base_url, rate)
-                    for name, ms in opened.items():
-                        times.setdefault((name, rate), []).append(ms)
-                    shown = ", ".join(f"{name} {ms:.0f} ms" for name, ms in opened.items())
-                    print(f"load {number}/{args.runs}, CPU x{rate}: {shown}", flush=True)
-            browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
-    node, cpus, model = machine()
-    command = " ".join(["tools/bench_panels.py", *(sys.argv[1:] if argv is None else argv)])
-    print("\n" + describe_run(command, datetime.date.today().isoformat(), git_commit(), node, cpus, model, chromium))
+    with served_chromium(args.root) as (browser, base_url):
+        chromium = browser.version
+        for number in range(1, args.runs + 1):
+            for rate in rates:
+                opened = one_load(browser, base_url, rate)
+                for name, ms in opened.items():
+                    times.setdefault((name, rate), []).append(ms)
+                shown = ", ".join(f"{name} {ms:.0f} ms" for name, ms in opened.items())
+                print(f"load {number}/{args.runs}, CPU x{rate}: {shown}", flush=True)
+    print("\n" + run_line("bench_panels.py", argv, chromium))
     print("\n" + markdown_table(times, rates))
     print("\n" + "\n".join(goal_lines(summarize(times))))
     return 0

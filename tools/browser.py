@@ -60,6 +60,25 @@ def launch_chromium(playwright: Any, **kw: Any) -> Any:
     return playwright.chromium.launch(executable_path=chromium_path(), args=args, **kw)
 
 
+@contextmanager
+def served_chromium(root: Path = REPO_ROOT) -> Iterator[tuple[Any, str]]:
+    """``tools/serve.py`` serving ``root`` on a free port and the system Chromium: yields ``(browser,
+    base_url)``; both are stopped on the way out (the benches' common frame)."""
+    from playwright.sync_api import sync_playwright
+
+    server, base_url = start_server(root, port=0)
+    try:
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            try:
+                yield browser, base_url
+            finally:
+                browser.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
 def watch_page(page: Any, requests_log: list[str]) -> None:
     """Record every request and every console error / uncaught page error on ``page``."""
     errors: list[str] = []
