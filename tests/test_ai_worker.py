@@ -219,6 +219,9 @@ def test_evaluation_speed_counts_a_presets_evaluations_per_second() -> None:
     assert bad["ok"] is False and "unknown preset" in bad["error"]
     empty = json.loads(ai_worker.evaluation_speed(json.dumps({"preset": "rows", "boards": []})))
     assert empty["ok"] is False and "boards" in empty["error"]
+    for outside in (-1, 1 << 64, True):
+        wrong = json.loads(ai_worker.evaluation_speed(json.dumps({"preset": "rows", "boards": [outside]})))
+        assert wrong["ok"] is False and "64-bit ints" in wrong["error"]
 
 
 def test_heap_bytes_answers_a_size() -> None:

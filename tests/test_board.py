@@ -174,6 +174,17 @@ def test_cell_helpers_agree_with_rows(board: int) -> None:
         assert B.line_ranks(B.column_key(board, c)) == tuple(rank_at(board, r, c) for r in range(4))
 
 
+def test_a_cell_is_named_by_its_row_and_column_counted_from_one_top_left_first() -> None:
+    rank_two = B.place(0, 6, 1)
+    assert B.to_rows(rank_two)[1][2] == 2  # cell 6 is the second row's third cell
+    assert [B.cell_name(cell) for cell in (0, 3, 6, 15)] == [
+        "row 1, column 1",
+        "row 1, column 4",
+        "row 2, column 3",
+        "row 4, column 4",
+    ]
+
+
 @pytest.mark.parametrize(
     "rows, message",
     [

@@ -1,9 +1,9 @@
-"""Game records and share links: a recorded game replays exactly, and corrupt records and links are refused.
+"""Game records: a recorded game replays exactly, and a corrupt record is refused with what is wrong.
 
 Records round-trip through their saved form (JSON text included) and replay
-the same boards and scores at every step; a link decodes to the same game;
-anything malformed raises ``RecordError`` or ``LinkError`` with a message,
-never another exception; and the module runs the same under MicroPython.
+the same boards and scores at every step; anything malformed raises
+``RecordError`` with a message, never another exception; and the module runs
+the same under MicroPython.
 """
 
 import json
@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from micropython_runner import RULES, run_both
 from test_micropython_subset import problems
@@ -20,27 +20,16 @@ from game2048 import board as B
 from game2048 import game as game_module
 from game2048.game import MAX_SEED, Game
 from game2048.game_record import (
-    LINK_ALPHABET,
-    MAX_LINK_CHARS,
     MAX_MOVES,
     GameRecord,
-    LinkError,
     RecordError,
     decision,
     decision_from_answer,
-    decode_game,
-    decode_link,
-    encode_game,
     game_result,
-    join_parts,
     positions,
-    record_from_link,
-    record_head,
     record_of,
-    record_part,
     replay,
     resume,
-    saved_record,
     summary_of,
 )
 
@@ -88,60 +77,6 @@ def test_a_record_replays_the_same_boards_and_scores_after_its_saved_form(seed, 
     assert result["outcome"] == ("won" if game.won else "lost" if game.over else "unfinished")
 
 
-@settings(max_examples=30, deadline=None)
-@given(seeds, st.integers(min_value=0, max_value=2**32))
-def test_a_link_decodes_to_the_same_game(seed, policy):
-    record, _ = play_recorded(seed, policy, most=120)
-    code = encode_game(record.seed, record.moves)
-    assert set(code) <= set(LINK_ALPHABET)
-    assert decode_game(code) == (record.seed, record.moves)
-    assert record_from_link(code).result() == record.result()
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seeds, st.lists(st.sampled_from(B.DIRECTIONS), max_size=40), st.data())
-def test_a_cut_short_or_changed_link_is_refused_with_a_link_error(seed, moves, data):
-    code = encode_game(seed, moves)
-    cut = data.draw(st.integers(min_value=0, max_value=len(code) - 1))
-    with pytest.raises(LinkError):
-        decode_game(code[:cut])
-    at = data.draw(st.integers(min_value=0, max_value=len(code) - 1))
-    replacement = data.draw(st.characters().filter(lambda c: c != code[at]))
-    with pytest.raises(LinkError):
-        decode_game(code[:at] + replacement + code[at + 1 :])
-
-
-@pytest.mark.parametrize(
-    ("text", "message"),
-    [
-        ("", "it is empty"),
-        ("BC%vB", "character '%' is not allowed"),
-        ("DAAAA", "unknown link version 3"),
-        ("B", "the link is cut short: it ends before its moves"),
-        (None, "not text"),
-        ("B" + "_" * 14, "its seed takes more than 13 characters"),
-        ("x" * 60_000, "longer than any game"),
-    ],
-)
-def test_a_bad_link_says_what_is_wrong(text, message):
-    with pytest.raises(LinkError, match=message):
-        decode_game(text)
-
-
-def test_link_messages_for_a_cut_short_changed_or_padded_link():
-    code = encode_game(7, ["up"] * 456)
-    with pytest.raises(LinkError, match="the link is cut short: it holds 123 of 456 moves"):
-        decode_game(code[: 4 + 41])  # version, seed, count (2 characters), 41 characters of 3 moves
-    with pytest.raises(LinkError, match="holds all 456 moves but not its check"):
-        decode_game(code[:-1])
-    with pytest.raises(LinkError, match="has 1 character more"):
-        decode_game(code + "A")
-    changed = code[:20] + ("B" if code[20] != "B" else "C") + code[21:]
-    with pytest.raises(LinkError, match="the link's check does not match: it was changed or copied wrongly"):
-        decode_game(changed)
-    assert decode_game(f"  {code}\n") == (7, ["up"] * 456)  # pasted with spaces around it
-
-
 def illegal_after(seed: int) -> tuple[list[str], str]:
     """Legal moves from ``seed`` up to a position where some move changes nothing, and that move."""
     game, moves = Game.new(seed), []
@@ -151,86 +86,6 @@ def illegal_after(seed: int) -> tuple[list[str], str]:
             return moves, illegal[0]
         moves.append(B.legal_moves(game.board)[0])
         game.play(moves[-1])
-
-
-def test_a_link_whose_moves_are_illegal_says_which_move():
-    moves, illegal = illegal_after(3)
-    with pytest.raises(LinkError, match=f"the link's moves are not a game: move {len(moves) + 1} \\({illegal}\\)"):
-        record_from_link(encode_game(3, moves + [illegal]))
-
-
-def test_a_2000_move_game_fits_well_inside_a_url():
-    moves = [B.DIRECTIONS[i % 4] for i in range(2000)]
-    code = encode_game(MAX_SEED, moves)
-    assert len(code) == 1 + 13 + 3 + 667 + 3  # version, seed, count, 3 moves a character, check: well under 2,000
-    assert decode_game(code) == (MAX_SEED, moves)
-    assert len(encode_game(7, [])) == 6
-
-
-players = st.lists(st.sampled_from(B.DIRECTIONS), max_size=60).flatmap(
-    lambda moves: st.tuples(st.just(moves), st.lists(st.booleans(), min_size=len(moves), max_size=len(moves)))
-)
-"""(moves, who played each): any mix, from one side only to a change at every move."""
-
-
-@settings(max_examples=150, deadline=None)
-@given(seeds, players)
-def test_a_link_says_who_played_each_move_and_an_old_link_says_nothing_of_it(seed, game):
-    moves, by_ai = game
-    code = encode_game(seed, moves, by_ai)
-    assert set(code) <= set(LINK_ALPHABET) and code[0] == "C" and len(code) <= MAX_LINK_CHARS
-    assert decode_link(code) == (seed, moves, by_ai)
-    assert decode_game(code) == (seed, moves)
-    old = encode_game(seed, moves)  # as links were made before they said who played: they still open
-    assert old[0] == "B" and decode_link(old) == (seed, moves, None)
-    # who played costs one character for the runs' or bits' mark, then whichever of the two is shorter
-    assert len(code) - len(old) <= 1 + (len(moves) + 5) // 6
-
-
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seeds, players, st.data())
-def test_a_cut_short_or_changed_link_that_says_who_played_is_refused(seed, game, data):
-    code = encode_game(seed, *game)
-    cut = data.draw(st.integers(min_value=0, max_value=len(code) - 1))
-    with pytest.raises(LinkError):
-        decode_link(code[:cut])
-    at = data.draw(st.integers(min_value=0, max_value=len(code) - 1))
-    replacement = data.draw(st.sampled_from(LINK_ALPHABET).filter(lambda c: c != code[at]))
-    with pytest.raises(LinkError):
-        decode_link(code[:at] + replacement + code[at + 1 :])
-
-
-@settings(max_examples=400, deadline=None)
-@given(st.text(alphabet=LINK_ALPHABET, max_size=40).map(lambda tail: "C" + tail) | st.text(max_size=40))
-def test_any_text_is_a_link_or_a_link_error(text):
-    try:
-        seed, moves, by_ai = decode_link(text)
-    except LinkError:
-        return
-    assert by_ai is None or len(by_ai) == len(moves)
-    assert decode_link(encode_game(seed, moves, by_ai)) == (seed, moves, by_ai)
-
-
-def test_who_played_is_a_few_characters_for_a_game_of_one_side_and_bits_for_a_mixed_one():
-    moves = [B.DIRECTIONS[i % 4] for i in range(2000)]
-    plain = len(encode_game(7, moves))
-    assert len(encode_game(7, moves, [True] * 2000)) == plain + 1 + 1 + 3  # the mark, an empty run, 2000 AI moves
-    assert len(encode_game(7, moves, [False] * 2000)) == plain + 1 + 3
-    assert len(encode_game(7, moves, [i % 2 == 0 for i in range(2000)])) == plain + 1 + 334  # six moves a character
-    code = encode_game(7, moves[:9], [False, True, True] * 3)
-    with pytest.raises(LinkError, match="the link is cut short: it holds all 9 moves but not who played them"):
-        decode_link(code[: 1 + 1 + 1 + 3])  # version, seed, count, 3 characters of moves
-    with pytest.raises(RecordError, match="says who played each of its 9 moves"):
-        encode_game(7, moves[:9], [True])
-
-
-def test_a_shared_record_says_who_played_when_its_link_does():
-    record, _ = play_recorded(11, 3, most=30)
-    assert record_from_link(encode_game(11, record.moves, record.chosen_by_ai())).by_ai == [
-        d is not None for d in record.decisions
-    ]
-    assert record_from_link(encode_game(11, record.moves)).by_ai is None
-    assert record.by_ai is None  # a record that holds its decisions
 
 
 json_values = st.recursive(
@@ -487,8 +342,7 @@ ROUND_TRIP = """
 import json
 from game2048 import board as B
 from game2048.game import Game
-from game2048.game_record import GameRecord, LinkError, RecordError, decision, decode_game, decode_link, encode_game
-from game2048.game_record import positions
+from game2048.game_record import GameRecord, RecordError, decision, positions
 
 out = []
 for seed in (0, 5, 2**62 + 12345):
@@ -503,19 +357,8 @@ for seed in (0, 5, 2**62 + 12345):
     record.append(taken[0], taken[1])
     back = GameRecord.from_dict(json.loads(json.dumps(record.to_dict())))
     assert back == record
-    code = encode_game(seed, record.moves)
-    assert decode_game(code) == (seed, record.moves)
-    told = encode_game(seed, record.moves, record.chosen_by_ai())
-    assert decode_link(told) == (seed, record.moves, record.chosen_by_ai())
-    mixed = encode_game(seed, record.moves[:40], [n % 3 == 0 for n in range(40)])
-    out.append((told[-12:], mixed[-12:], decode_link(mixed)[2][:9]))
     result = back.result()
-    out.append((code, sorted(result.items()), hex(positions(back)[-1][0]), record.to_dict()["moves"][:40]))
-    for bad in (code[:-4], code[:9] + ("A" if code[9] != "A" else "B") + code[10:], code + "=", "D" + code[1:]):
-        try:
-            decode_game(bad)
-        except LinkError as exc:
-            out.append(str(exc))
+    out.append((sorted(result.items()), hex(positions(back)[-1][0]), record.to_dict()["moves"][:40]))
 for broken in ({"version": 1, "seed": 3, "moves": "uuuuuuuu"}, {"version": 1, "seed": "3", "moves": ""}, []):
     try:
         GameRecord.from_dict(broken)
@@ -525,49 +368,7 @@ print(repr(out))
 """
 
 
-def test_records_and_links_are_the_same_in_micropython():
+def test_records_are_the_same_in_micropython():
     micro, cpython = run_both(ROUND_TRIP, RULES + ("game2048/game_record.py",))
     assert micro == cpython
-    assert "check does not match" in cpython and "does not change the board" in cpython
-
-
-def _ai_game(moves: int) -> Game:
-    game = Game.new(31)
-    for number in range(moves):
-        for direction in ("left", "down", "right", "up"):
-            note = decision("alphabeta", "snake" if number % 5 else "corner", 3, 2.0) if number % 3 else None
-            if game.play(direction, note).moved:
-                break
-    return game
-
-
-def test_a_record_in_parts_joins_to_its_saved_form_and_a_longer_last_part_is_cut():
-    game = _ai_game(40)
-    history = game.history
-    parts = [
-        record_part([e[0] for e in history[at : at + 7]], [e[2] for e in history[at : at + 7]])
-        for at in range(0, 40, 7)
-    ]
-    assert join_parts(record_head(game), parts) == saved_record(game)
-    head = record_head(game)
-    game.undo()
-    assert join_parts(record_head(game), parts) == saved_record(game)  # the last part saved before its head
-    assert head["moves"] == ""
-    human = Game.new(3)
-    human.play("left")
-    assert join_parts(record_head(human), [record_part(["left"], [None])]) == saved_record(human)
-    assert record_head(Game.from_position(0x1100)) is None
-
-
-def test_parts_that_are_not_a_records_are_refused_with_the_reason():
-    head = record_head(_ai_game(3))
-    for parts, words in (
-        ([{"moves": "l"}], "parts hold 1 moves"),
-        ([7], "not a run of moves"),
-        ([{"moves": "lll", "decisions": [None]}], "not one decision per move"),
-        ([{"moves": "lll", "deciders": [], "decisions": [None, [0, 1, 1, False], None]}], "not one"),
-    ):
-        with pytest.raises(RecordError, match=words):
-            join_parts(head, parts)
-    with pytest.raises(RecordError, match="head"):
-        join_parts({"moves": ""}, [])
+    assert "does not change the board" in cpython

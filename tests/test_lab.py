@@ -14,7 +14,8 @@ import pytest
 
 from game2048.board import max_rank
 from game2048.game import Game
-from game2048.game_record import LINK_PARAM, GameRecord, decode_game
+from game2048.game_link import LINK_PARAM, decode_link
+from game2048.game_record import GameRecord
 from game2048.lab import cli
 from game2048.lab.config import ConfigError, PlayConfig, parse_config_spec, parse_seeds, parse_weights
 from game2048.lab.experiments import feature_configs, run_compare, run_features
@@ -153,7 +154,7 @@ def test_link_prints_the_page_link_of_a_saved_game(tmp_path, capsys):
     link = capsys.readouterr().out.strip()
     assert link.startswith(f"http://127.0.0.1:8000/?{LINK_PARAM}=")
     saved = json.loads(out.read_text().splitlines()[1])
-    assert decode_game(link.split("=", 1)[1]) == (2, GameRecord.from_dict(saved["record"]).moves)
+    assert decode_link(link.split("=", 1)[1])[:2] == (2, GameRecord.from_dict(saved["record"]).moves)
     assert cli.main(["link", str(out), "--seed", "1", "--base", "https://example.org/2048/?theme=dark"]) == 0
     assert capsys.readouterr().out.startswith(f"https://example.org/2048/?theme=dark&{LINK_PARAM}=B")
 

@@ -101,14 +101,11 @@ class Element:
         pass
 
     def dump(self, depth=0):
-        """The element and its descendants, one line each, attributes by name (dicts keep no order here).
-
-        A small board's cells are left out (its label says them): the runner's output has to stay short.
-        """
+        """The element and its descendants, one line each, attributes by name (dicts keep no order here)."""
         attrs = " ".join(k + "=" + self.attributes[k] for k in sorted(self.attributes))
         line = "  " * depth + "<" + self.tagName + " " + attrs + "> ." + self.className + " " + self.textContent
         lines = [line + (" hidden" if self.hidden else "") + (" disabled" if self.disabled else "")]
-        for child in [] if self.className == "tw-mini" else self.children:
+        for child in self.children:
             lines += child.dump(depth + 1)
         return lines
 
@@ -211,7 +208,8 @@ print(json.dumps(out))
 
 EXPLORER = """
 from fakedom import Document, canon
-from app.explorer.panel import Explorer, render_explanation, status_text
+from app.explorer.explanation_view import render_explanation, status_text
+from app.explorer.panel import Explorer
 
 answers = json.loads(DATA)
 
@@ -243,7 +241,7 @@ print(json.dumps(out))
 TREE_WALK = """
 from fakedom import Document, Event, canon
 from app.explorer.tree_walk import TreeWalk
-from app.explorer.walk_view import walk_state
+from app.explorer.walk_steps import walk_state
 
 
 class Client:

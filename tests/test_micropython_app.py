@@ -16,7 +16,8 @@ from micropython_runner import json_outputs
 
 from app.board.view import SAID_KEPT
 from game2048.board import legal_moves
-from game2048.game_record import GameRecord, decision, encode_game
+from game2048.game_link import encode_game
+from game2048.game_record import GameRecord, decision
 
 FAKE_DOM = '''
 import json
@@ -316,7 +317,7 @@ from app.board.inputs import direction_for_key, swipe_direction
 from app.board.motion import MotionToggle, saved_choice
 from app.browser.storage import MemoryBackend, Storage
 from app.board.view import BoardView, colour_class, tile_classes
-from game2048.board import from_rows
+from game2048.board import cell_name, from_rows
 from game2048.game import Game
 
 out = []
@@ -352,7 +353,7 @@ view.show_notice("note", action=("Do", lambda: out.append("action ran")))
 view.run_notice_action()
 view.show_kept_games(1)
 out.append([document.getElementById("kept-games").title, [tile_classes(v, "x") for v in (2, 2048, 4096, 32768)]])
-out.append([colour_class(8), announce.cell_label(0), announce.place(13)])
+out.append([colour_class(8), announce.cell_label(0), cell_name(13)])
 keys = ["ArrowUp", "arrowleft", "W", "d", "k", "H", "x", "Enter", " "]
 out.append([direction_for_key(k) for k in keys])
 out.append([direction_for_key("w", ctrl=True), direction_for_key("w", alt=True), direction_for_key("w", meta=True)])
@@ -553,7 +554,7 @@ def test_records_lab_files_and_the_replays_words_are_the_same() -> None:
 
 
 EXPLORER_DRAWING = """
-from app.explorer.panel import render_explanation
+from app.explorer.explanation_view import render_explanation
 from app.explorer.glossary import glossary_html
 print(json.dumps([render_explanation(e) for e in json.loads(DATA)] + [glossary_html()]))
 """

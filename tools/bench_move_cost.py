@@ -39,7 +39,8 @@ from serve import REPO_ROOT, start_server  # noqa: E402
 
 from game2048 import board as B  # noqa: E402
 from game2048.game import Game  # noqa: E402
-from game2048.game_record import record_from_link, replay  # noqa: E402
+from game2048.game_link import record_from_link  # noqa: E402
+from game2048.game_record import replay  # noqa: E402
 
 LONG_GAME = REPO_ROOT / "tests" / "data" / "long_game.txt"
 """The share code of a seeded game of 7,332 moves to 8192 (seed 2, expectimax at depth 4, its default preset)."""

@@ -30,15 +30,16 @@ from app.games.saved_games import SavedGames
 from app.games.startup import choose_game, fresh_game
 from game2048.board import to_rows
 from game2048.game import fresh_seed
-from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM
+from game2048.game_link import LINK_MOVE_PARAM, LINK_PARAM
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
-    from collections.abc import Callable
+    from collections.abc import Awaitable, Callable
     from typing import TYPE_CHECKING, Any
 except ImportError:
     TYPE_CHECKING = False  # type: ignore[misc]  # MicroPython: typing.TYPE_CHECKING is absent
 if TYPE_CHECKING:  # imported by ``main`` in the steps that build them (the explorer, the editor: at first use)
     from app.ai.client import AiClient
+    from app.ai.coach import Coach
     from app.ai.controls import AiControls
     from app.ai.panel import AiPanel
     from app.ai.split import AiTeam
@@ -257,6 +258,7 @@ async def main(
     await pause("ai-panel")  # the AI's settings; its buttons next
     controls = AiControls(document, session, view, client, ai_panel, create_proxy)
     ai_panel.on_failure = controls.fail  # a network download that killed the worker restarts it
+    _keep_alive.append(build_coach(controls, client, session, storage, view))
     explorer = OnDemand(lambda: build_explorer(controls, client, session, storage, ai_panel))
     toggle_explorer = toggle_at_first_use(explorer, "explorer-toggle", "search explorer", view)
     wire_story(ai_panel, at_first_use(explorer, "search explorer", view, lambda built, key: built.show_entry(key)))
@@ -357,21 +359,13 @@ def build_games(
     from app.games.panel import GamesPanel
     from app.games.replay_view import ReplayView
     from app.games.replays import Replays
-    from app.games.review_figures import REVIEW_MS_PER_MOVE
     from app.games.review_panel import ReviewPanel
     from app.games.review_store import ReviewStore, with_accuracy
 
     async def explain_board(board: int) -> dict:
         return await client.explain(explorer().request_for(controls.panel.settings.request(to_rows(board))))
 
-    async def review_moves(batch: dict) -> dict:
-        """A batch of moves graded by the worker's ``review``: by the learned network when the review asks for it,
-        else by the preset the AI plays now."""
-        if batch.get("preset") is None:  # the AI's own preset and weights; the learned network has none
-            settings = controls.panel.settings.request([])
-            for name in ("preset", "weights"):
-                batch[name] = settings[name]
-        return await client.call("review", batch, REVIEW_MS_PER_MOVE * len(batch["played"]))
+    review_moves = move_grader(client, controls.panel)
 
     def show_games() -> None:
         panel.show_games(with_accuracy(saved.finished.records(), ReviewStore(saved.storage).accuracies()))
@@ -410,6 +404,46 @@ def build_games(
     on_event(document.getElementById("over-review"), "click", lambda _event: replays.review_current())
     session.listeners.append(lambda event, *_: show_games() if panel.is_open and event in ("over", "restart") else None)
     return replays
+
+
+def move_grader(client: "AiClient | AiTeam", panel: "AiPanel") -> "Callable[[dict], Awaitable[dict]]":
+    """A batch of moves graded by the worker's ``review`` (the game review's and the coach's): by the preset the
+    batch names (``learned``: the network, in points), else by the preset the AI plays now, with its weights."""
+    from app.games.review_figures import REVIEW_MS_PER_MOVE
+
+    async def grade(batch: dict) -> dict:
+        if batch.get("preset") is None:  # the AI's own preset and weights; the learned network has none
+            settings = panel.settings.request([])
+            for name in ("preset", "weights"):
+                batch[name] = settings[name]
+        return await client.call("review", batch, REVIEW_MS_PER_MOVE * len(batch["played"]))
+
+    return grade
+
+
+def build_coach(
+    controls: "AiControls", client: "AiClient | AiTeam", session: PlaySession, storage: Storage, view: BoardView
+) -> "Coach":
+    """The live coach, grading the player's moves as the review does: with the learned network if it is in (never
+    downloaded for the coach), else with the AI's own preset, and only while the AI is not thinking."""
+    from app.ai.coach import Coach
+    from app.games.review_store import ReviewStore
+
+    grade = move_grader(client, controls.panel)
+
+    async def grade_move(batch: dict) -> dict:
+        batch["preset"] = "learned" if controls.panel.network_ready else None
+        return await grade(batch)
+
+    def busy() -> str:
+        if controls.autoplaying or controls.thinking:
+            return "the AI is thinking"
+        if client.ready:
+            return ""
+        return "the AI is not available (its line says why)" if client.error else "the AI is not ready yet"
+
+    store = ReviewStore(storage)  # a game the coach graded whole is kept as its review
+    return Coach(document, create_proxy, session, storage, grade_move, busy, view.announce, controls.fail, store)
 
 
 async def start(start_ai_worker: Callable[[int], Any]) -> PlaySession | None:

@@ -204,6 +204,14 @@ def empty_cells(board: Board) -> list[int]:
     return [i for i in range(16) if not (board >> (4 * i)) & 0xF]
 
 
+def cell_name(cell: int) -> str:
+    """Cell ``cell`` (``4 * row + col``) as a person names it, counting from 1: cell 6 is "row 2, column 3".
+
+    The one wording of a cell for every screen-reader label and explanation, so they all say it alike.
+    """
+    return f"row {cell // 4 + 1}, column {cell % 4 + 1}"
+
+
 def count_empty(board: Board) -> int:
     """How many cells are empty."""
     # Fold each nibble to one bit that is set when the nibble is non-zero.

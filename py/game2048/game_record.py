@@ -1,4 +1,4 @@
-"""A whole game as data (seed, moves, who chose each move, how it ended), and a link that holds one.
+"""A whole game as data: its seed, moves, who chose each move, how it ended; its replay and saved form.
 
 A ``GameRecord`` is what the page keeps of each game ("Your games", undo,
 replay) and what the lab saves with each game: the seed fixes every spawn, so
@@ -7,12 +7,10 @@ move with ``Game.new(seed)`` and ``Game.play``, the same path a game is played
 on (so a record made today replays the same game as long as a seed does).
 Each move carries ``None`` (a person chose it) or the AI's decision summary;
 the result (max tile, score, moves, won / lost / unfinished) is never trusted
-from outside: it is derived by replaying, and a stored one must agree.
-
-``encode_game`` packs a seed, the moves and who played each (AI or person, not
-the decisions) into the text of a share link (``?game=<code>``, 2 bits a move,
-URL-safe); ``decode_link`` reads it back, links made before they said who
-played included, and says what is wrong with a link cut short or changed.
+from outside: it is derived by replaying, and a stored one must agree.  The
+checks of outside values (``checked_seed``, ``checked_moves``...) are public
+for the modules that read other forms of a record: ``game_link`` (a share
+link) and ``record_parts`` (the page's storage in parts).
 
 Plain Python that CPython, Pyodide and MicroPython share, like ``board``: the
 page's main thread imports it.
@@ -43,49 +41,15 @@ MAX_NAME_CHARS = 40
 MAX_THINK_MS = 86_400_000.0
 """The longest think time a decision may carry (a day): longer is not a measurement."""
 
-LINK_PARAM = "game"
-"""The page's query parameter that carries a game: ``?game=<encode_game(...)>``."""
-LINK_MOVE_PARAM = "move"
-"""Beside ``?game=``, the move its replay opens at: ``&move=N`` shows the position after N moves."""
-LINK_VERSION = 2
-"""The version of the links ``encode_game`` makes when told who played: version 2 says, for each move, whether the AI
-or a person chose it; version 1 (still made without it, and still read) holds the moves only."""
-MOVES_ONLY_VERSION = 1
-PLAYERS_BITS = 0
-"""Version 2's players as bits, six moves a character (set: the AI chose the move), the first move in the high bit."""
-PLAYERS_RUNS = 1
-"""Version 2's players as runs: how many moves a person chose, then the AI, then a person ... (``_put_number`` each;
-only the first may be 0), until they add up to the move count.  A game played by one side is a few characters."""
-LINK_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
-"""base64url's 64 characters: each carries 6 bits and none needs escaping in a URL."""
-CHECK_MODULUS = 262139
-"""The largest prime below 2**18: the link's check is three characters."""
-CHECK_CHARS = 3
-SEED_CHARS = 13
-"""A seed takes 5 bits a character: 13 characters hold 63 bits."""
-COUNT_CHARS = 4
-"""The move count takes 5 bits a character: 4 characters hold up to 2**20 - 1 > ``MAX_MOVES``."""
-MAX_LINK_CHARS = 1 + SEED_CHARS + COUNT_CHARS + (MAX_MOVES + 2) // 3 + 1 + (MAX_MOVES + 5) // 6 + CHECK_CHARS
-"""The longest link: the players take at most their bits (``encode_game`` writes runs only when shorter)."""
-
 _LETTER = {}
 _DIRECTION_OF_LETTER = {}
-_CODE = {}
 for _i, _direction in enumerate(DIRECTIONS):
     _LETTER[_direction] = MOVE_LETTERS[_i]
     _DIRECTION_OF_LETTER[MOVE_LETTERS[_i]] = _direction
-    _CODE[_direction] = _i
-_VALUE = {}
-for _i, _char in enumerate(LINK_ALPHABET):
-    _VALUE[_char] = _i
 
 
 class RecordError(ValueError):
     """A record that is not a game this engine could have played; the message says what is wrong."""
-
-
-class LinkError(ValueError):
-    """A share link that does not hold a game; the message says what is wrong, for the notice on the page."""
 
 
 def decision(algorithm: str, preset: str, depth: int, think_ms: float, rescued: bool = False) -> "dict[str, Any]":
@@ -130,8 +94,8 @@ class GameRecord:
         ended: "float | None" = None,
     ) -> None:
         self.version = RECORD_VERSION
-        self.seed = _checked_seed(seed, "the record's seed")
-        self.moves = _checked_moves(moves)
+        self.seed = checked_seed(seed, "the record's seed")
+        self.moves = checked_moves(moves)
         if decisions is None:
             decisions = [None] * len(self.moves)
         if not isinstance(decisions, list) or len(decisions) != len(self.moves):
@@ -139,8 +103,8 @@ class GameRecord:
         self.decisions = [
             None if d is None else _checked_decision(d, f"the decision of move {n}") for n, d in enumerate(decisions, 1)
         ]
-        if _not_whole(undos) or undos < 0:
-            raise RecordError(f"the record's undos is not a non-negative whole number: {_short(undos)}")
+        if not_whole(undos) or undos < 0:
+            raise RecordError(f"the record's undos is not a non-negative whole number: {shown(undos)}")
         self.undos = undos
         self.started = _checked_time(started, "started")
         self.ended = _checked_time(ended, "ended")
@@ -164,8 +128,8 @@ class GameRecord:
         Costs one move (the record keeps its replayed game in step), or one
         replay the first time, for a record made from saved moves.
         """
-        if direction not in _CODE:
-            raise RecordError(f"a move is one of up, right, down, left; got {_short(direction)}")
+        if direction not in _LETTER:
+            raise RecordError(f"a move is one of up, right, down, left; got {shown(direction)}")
         if decision is not None:
             decision = _checked_decision(decision, "the move's decision")
         if len(self.moves) >= MAX_MOVES:
@@ -208,7 +172,7 @@ class GameRecord:
         preset) once and ``decisions`` holds, per move, ``null`` (a person) or
         ``[decider index, depth, think_ms, rescued]``.
         """
-        return _saved_form(self.seed, self.moves, self.decisions, self.undos, self.started, self.ended, self.result())
+        return saved_form(self.seed, self.moves, self.decisions, self.undos, self.started, self.ended, self.result())
 
     @classmethod
     def from_dict(cls, data: Any) -> "GameRecord":
@@ -217,17 +181,17 @@ class GameRecord:
             raise RecordError("the record is not an object")
         version = data.get("version")
         if version != RECORD_VERSION or isinstance(version, bool):
-            raise RecordError(f"the record is from another version ({_short(version)})")
+            raise RecordError(f"the record is from another version ({shown(version)})")
         letters = data.get("moves")
         if not isinstance(letters, str):
-            raise RecordError(f"the record's moves are not a string of the letters urdl: {_short(letters)}")
+            raise RecordError(f"the record's moves are not a string of the letters urdl: {shown(letters)}")
         if len(letters) > MAX_MOVES:
             raise RecordError(f"the record has {len(letters)} moves, more than {MAX_MOVES}")
         moves = []
         for number, letter in enumerate(letters, 1):
             direction = _DIRECTION_OF_LETTER.get(letter)
             if direction is None:
-                raise RecordError(f"the record's move {number} is not a direction: {_short(letter)}")
+                raise RecordError(f"the record's move {number} is not a direction: {shown(letter)}")
             moves.append(direction)
         decisions = _unpack_decisions(data.get("deciders"), data.get("decisions"), len(moves))
         seed: Any = data.get("seed")  # GameRecord checks each of them
@@ -235,7 +199,7 @@ class GameRecord:
         computed = record.result()
         stored = data.get("result")
         if stored is not None and stored != computed:
-            raise RecordError(f"the record's result {_short(stored)} disagrees with its moves, which give {computed}")
+            raise RecordError(f"the record's result {shown(stored)} disagrees with its moves, which give {computed}")
         return record
 
 
@@ -251,28 +215,28 @@ def summary_of(data: Any) -> "dict[str, Any]":
         raise RecordError("the record is not an object")
     version = data.get("version")
     if version != RECORD_VERSION or isinstance(version, bool):
-        raise RecordError(f"the record is from another version ({_short(version)})")
-    seed = _checked_seed(data.get("seed"), "the record's seed")
+        raise RecordError(f"the record is from another version ({shown(version)})")
+    seed = checked_seed(data.get("seed"), "the record's seed")
     letters = data.get("moves")
     if not isinstance(letters, str) or len(letters) > MAX_MOVES:
-        raise RecordError(f"the record's moves are not a string of the letters urdl: {_short(letters)}")
+        raise RecordError(f"the record's moves are not a string of the letters urdl: {shown(letters)}")
     result = data.get("result")
     if not isinstance(result, dict):
-        raise RecordError(f"the record has no result: {_short(result)}")
+        raise RecordError(f"the record has no result: {shown(result)}")
     max_tile: Any = result.get("max_tile")  # outside data, checked below
     score: Any = result.get("score")
     moves: Any = result.get("moves")
-    if _not_whole(max_tile) or max_tile < 2 or max_tile & (max_tile - 1):
-        raise RecordError(f"the record's max tile is not a tile: {_short(max_tile)}")
-    if _not_whole(score) or score < 0:
-        raise RecordError(f"the record's score is not a non-negative whole number: {_short(score)}")
+    if not_whole(max_tile) or max_tile < 2 or max_tile & (max_tile - 1):
+        raise RecordError(f"the record's max tile is not a tile: {shown(max_tile)}")
+    if not_whole(score) or score < 0:
+        raise RecordError(f"the record's score is not a non-negative whole number: {shown(score)}")
     if moves != len(letters) or isinstance(moves, bool):
-        raise RecordError(f"the record's result says {_short(moves)} moves, its moves are {len(letters)}")
+        raise RecordError(f"the record's result says {shown(moves)} moves, its moves are {len(letters)}")
     if result.get("outcome") not in OUTCOMES:
-        raise RecordError(f"the record's outcome is not one of {', '.join(OUTCOMES)}: {_short(result.get('outcome'))}")
+        raise RecordError(f"the record's outcome is not one of {', '.join(OUTCOMES)}: {shown(result.get('outcome'))}")
     undos = data.get("undos", 0)
-    if _not_whole(undos) or undos < 0:
-        raise RecordError(f"the record's undos is not a non-negative whole number: {_short(undos)}")
+    if not_whole(undos) or undos < 0:
+        raise RecordError(f"the record's undos is not a non-negative whole number: {shown(undos)}")
     rows = data.get("decisions")
     if rows is None:
         ai_moves = 0
@@ -303,7 +267,7 @@ def saved_record(game: Game, ended: "float | None" = None) -> "dict[str, Any] | 
     played = _played_moves(game)
     if played is None:
         return None
-    return _saved_form(played[0], played[1], played[2], game.undos, game.started, ended, game_result(game))
+    return saved_form(played[0], played[1], played[2], game.undos, game.started, ended, game_result(game))
 
 
 def _played_moves(game: Game) -> "tuple[int, list[Direction], list[dict[str, Any] | None]] | None":
@@ -319,7 +283,7 @@ def _played_moves(game: Game) -> "tuple[int, list[Direction], list[dict[str, Any
     return seed, moves, decisions
 
 
-def _saved_form(
+def saved_form(
     seed: int,
     moves: "list[Direction]",
     decisions: "list[dict[str, Any] | None]",
@@ -328,91 +292,18 @@ def _saved_form(
     ended: "float | None",
     result: "dict[str, Any]",
 ) -> "dict[str, Any]":
+    """``to_dict``'s form of these fields (``record_parts`` makes a record's head with it, its moves left out)."""
     data = {
         "version": RECORD_VERSION,
         "seed": seed,
-        "moves": "".join([_LETTER[d] for d in moves]),
+        "moves": move_letters(moves),
         "undos": undos,
         "started": started,
         "ended": ended,
         "result": result,
     }
     if len(decisions) != decisions.count(None):
-        data["deciders"], data["decisions"] = _pack_decisions(decisions)
-    return data
-
-
-def record_head(game: Game) -> "dict[str, Any] | None":
-    """``saved_record(game)`` without its moves (``"moves": ""``), or None: what a record split in parts heads with.
-
-    Costs the same at any length of game: the page saves the head at every move, the moves in parts
-    (``record_part``) that change only at the game's end, and ``join_parts`` puts them together again.
-    """
-    if not game.from_seed or game.seed is None or len(game.history) != game.moves:
-        return None
-    return _saved_form(game.seed, [], [], game.undos, game.started, None, game_result(game))
-
-
-def record_part(moves: "list[Direction]", decisions: "list[dict[str, Any] | None]") -> "dict[str, Any]":
-    """A run of a record's moves in the saved form's shape: ``{"moves"}``, with ``"deciders"`` and ``"decisions"``
-    when any of them is the AI's (its own decider list, so each part reads alone)."""
-    part: dict[str, Any] = {"moves": "".join([_LETTER[d] for d in moves])}
-    if len(decisions) != decisions.count(None):
-        part["deciders"], part["decisions"] = _pack_decisions(decisions)
-    return part
-
-
-def join_parts(head: Any, parts: "list[Any]") -> "dict[str, Any]":
-    """The saved form of a record from its head (``record_head``) and its parts (``record_part``), in order.
-
-    A part that holds more moves than the head's result counts (saved before its head) is cut to that count;
-    ``RecordError`` when the pieces are not a head and parts.  Whether the moves are a game is
-    ``GameRecord.from_dict``'s business.
-    """
-    if not isinstance(head, dict) or not isinstance(head.get("result"), dict):
-        raise RecordError("the record's head is not a record without its moves")
-    letters: list[str] = []
-    rows: list[Any] = []
-    deciders: list[list[str]] = []
-    index: dict[tuple[str, str], int] = {}
-    any_ai = False
-    for number, part in enumerate(parts, 1):
-        if not isinstance(part, dict) or not isinstance(part.get("moves"), str):
-            raise RecordError(f"part {number} of the record is not a run of moves")
-        moves = part["moves"]
-        letters.append(moves)
-        if part.get("decisions") is None:
-            rows.extend([None] * len(moves))
-            continue
-        any_ai = True
-        own = part.get("deciders")
-        decisions = part.get("decisions")
-        if not isinstance(own, list) or not isinstance(decisions, list) or len(decisions) != len(moves):
-            raise RecordError(f"part {number} of the record has not one decision per move")
-        for row in decisions:
-            if row is None:
-                rows.append(None)
-                continue
-            if not isinstance(row, list) or len(row) != 4 or _not_whole(row[0]) or not 0 <= row[0] < len(own):
-                raise RecordError(f"part {number} of the record has a decision that is not one: {_short(row)}")
-            pair = own[row[0]]
-            if not isinstance(pair, list) or len(pair) != 2:
-                raise RecordError(f"part {number} of the record names a decider that is not one: {_short(pair)}")
-            key = (pair[0], pair[1])
-            if key not in index:
-                index[key] = len(deciders)
-                deciders.append([pair[0], pair[1]])
-            rows.append([index[key], row[1], row[2], row[3]])
-    count = head["result"].get("moves")
-    text = "".join(letters)
-    if _not_whole(count) or not 0 <= count <= len(text):
-        raise RecordError(f"the record's parts hold {len(text)} moves, its head says {_short(count)}")
-    data = dict(head)
-    data["moves"] = text[:count]
-    data.pop("deciders", None)
-    data.pop("decisions", None)
-    if any_ai and rows[:count].count(None) != count:
-        data["deciders"], data["decisions"] = deciders, rows[:count]
+        data["deciders"], data["decisions"] = pack_decisions(decisions)
     return data
 
 
@@ -463,8 +354,8 @@ def replay(record: GameRecord, upto: "int | None" = None) -> Game:
     the first move that does not change the board.
     """
     count = len(record.moves) if upto is None else upto
-    if _not_whole(count) or not 0 <= count <= len(record.moves):
-        raise RecordError(f"a replay goes up to a move from 0 to {len(record.moves)}, not {_short(upto)}")
+    if not_whole(count) or not 0 <= count <= len(record.moves):
+        raise RecordError(f"a replay goes up to a move from 0 to {len(record.moves)}, not {shown(upto)}")
     game = Game.new(record.seed)
     for number in range(1, count + 1):
         _play(game, record.moves[number - 1], number, record.decisions[number - 1])
@@ -497,196 +388,12 @@ def _play(game: Game, direction: Direction, number: int, note: Any = None) -> No
         raise RecordError(f"move {number} ({direction}) does not change the board")
 
 
-def encode_game(seed: int, moves: "list[Direction]", by_ai: "list[bool] | None" = None) -> str:
-    """The share code of a game: ``LINK_ALPHABET`` characters only, about one per three moves.
-
-    In 6-bit characters: the link version; the seed and the move count, 5
-    bits a character, low bits first, the 6th bit saying another character
-    follows; three moves a character (2 bits each in ``DIRECTIONS`` order,
-    the first move in the high bits); with ``by_ai`` (for each move, whether
-    the AI chose it), who played: ``PLAYERS_RUNS`` or ``PLAYERS_BITS``, then
-    the runs or the bits, whichever is shorter; and a 3-character check, the
-    sum of every character's value times its position (from 1) modulo
-    ``CHECK_MODULUS``, which any one changed or swapped character alters.
-    Without ``by_ai`` the link is a ``MOVES_ONLY_VERSION`` one, as links were.
-    """
-    seed = _checked_seed(seed, "the seed")
-    moves = _checked_moves(moves)
-    if by_ai is not None and (not isinstance(by_ai, list) or len(by_ai) != len(moves)):
-        raise RecordError(f"a link says who played each of its {len(moves)} moves, not {_short(by_ai)}")
-    symbols = [MOVES_ONLY_VERSION if by_ai is None else LINK_VERSION]
-    _put_number(symbols, seed)
-    _put_number(symbols, len(moves))
-    codes = [_CODE[d] for d in moves] + [0, 0]
-    for i in range(0, len(moves), 3):
-        symbols.append(codes[i] << 4 | codes[i + 1] << 2 | codes[i + 2])
-    if by_ai is not None:
-        symbols += _players_symbols(by_ai)
-    check = _check(symbols)
-    symbols += [check >> 12, (check >> 6) & 63, check & 63]
-    return "".join(LINK_ALPHABET[s] for s in symbols)
+def move_letters(moves: "list[Direction]") -> str:
+    """The moves as the saved form writes them: one of ``MOVE_LETTERS`` each."""
+    return "".join([_LETTER[d] for d in moves])
 
 
-def _players_symbols(by_ai: "list[bool]") -> "list[int]":
-    """Who played each move, as ``PLAYERS_RUNS`` or ``PLAYERS_BITS`` (the shorter; bits when equal)."""
-    runs = [PLAYERS_RUNS]
-    side, length = False, 0  # the first run is a person's (0 moves if the AI played first)
-    for ai in by_ai:
-        if bool(ai) != side:
-            _put_number(runs, length)
-            side, length = not side, 0
-        length += 1
-    if by_ai:
-        _put_number(runs, length)
-    bits = [PLAYERS_BITS]
-    flags = [1 if ai else 0 for ai in by_ai] + [0] * 5
-    for i in range(0, len(by_ai), 6):
-        value = 0
-        for flag in flags[i : i + 6]:
-            value = value << 1 | flag
-        bits.append(value)
-    return runs if len(runs) < len(bits) else bits
-
-
-def decode_game(text: Any) -> "tuple[int, list[Direction]]":
-    """(seed, moves) from ``encode_game``'s code; ``LinkError`` saying what is wrong with a bad one.
-
-    Whether the moves are legal is the replay's business (``record_from_link`` does both).
-    """
-    seed, moves, _by_ai = decode_link(text)
-    return seed, moves
-
-
-def decode_link(text: Any) -> "tuple[int, list[Direction], list[bool] | None]":
-    """(seed, moves, who played each: True for the AI) from ``encode_game``'s code, the last None for a link of
-    ``MOVES_ONLY_VERSION``; ``LinkError`` saying what is wrong with a bad one."""
-    if not isinstance(text, str):
-        raise LinkError("not a game link: it is not text")
-    text = text.strip()
-    if not text:
-        raise LinkError("not a game link: it is empty")
-    if len(text) > MAX_LINK_CHARS:
-        raise LinkError(f"not a game link: it is {len(text)} characters long, longer than any game")
-    symbols = []
-    for char in text:
-        value = _VALUE.get(char)
-        if value is None:
-            raise LinkError(f"not a game link: character {char!r} is not allowed")
-        symbols.append(value)
-    version = symbols[0]
-    if version not in (MOVES_ONLY_VERSION, LINK_VERSION):
-        raise LinkError(f"unknown link version {version}: this page reads versions up to {LINK_VERSION}")
-    seed, at = _get_number(symbols, 1, SEED_CHARS, "seed")
-    count, at = _get_number(symbols, at, COUNT_CHARS, "move count")
-    if seed > MAX_SEED:
-        raise LinkError("not a game link: its seed is above 2^63-1")
-    if count > MAX_MOVES:
-        raise LinkError(f"not a game link: it says it holds {count} moves, more than {MAX_MOVES}")
-    end = at + (count + 2) // 3
-    if len(symbols) < end:
-        held = min(count, (len(symbols) - at) * 3)
-        raise LinkError(f"the link is cut short: it holds {held} of {count} moves")
-    by_ai = None
-    players_end = end
-    if version == LINK_VERSION:
-        by_ai, players_end = _get_players(symbols, end, count)
-    _check_length(len(symbols), players_end, count)
-    stored = symbols[players_end] << 12 | symbols[players_end + 1] << 6 | symbols[players_end + 2]
-    if stored != _check(symbols[:players_end]):
-        raise LinkError("the link's check does not match: it was changed or copied wrongly")
-    moves = []
-    for value in symbols[at:end]:
-        moves.append(DIRECTIONS[value >> 4])
-        moves.append(DIRECTIONS[(value >> 2) & 3])
-        moves.append(DIRECTIONS[value & 3])
-    return seed, moves[:count], by_ai
-
-
-def _get_players(symbols: "list[int]", at: int, count: int) -> "tuple[list[bool], int]":
-    """Who played each of ``count`` moves, read at ``at`` (``_players_symbols``), and where that ends."""
-    cut = f"the link is cut short: it holds all {count} moves but not who played them"
-    if at >= len(symbols):
-        raise LinkError(cut)
-    kind, at = symbols[at], at + 1
-    if kind == PLAYERS_BITS:
-        end = at + (count + 5) // 6
-        if len(symbols) < end:
-            raise LinkError(cut)
-        by_ai = []
-        for value in symbols[at:end]:
-            for bit in (32, 16, 8, 4, 2, 1):
-                by_ai.append(bool(value & bit))
-        return by_ai[:count], end
-    if kind != PLAYERS_RUNS:
-        raise LinkError(f"not a game link: who played is written in an unknown way ({kind})")
-    by_ai = []
-    side = False  # the first run is a person's, empty when the AI played first
-    while len(by_ai) < count:
-        if at >= len(symbols):
-            raise LinkError(cut)
-        length, at = _get_number(symbols, at, COUNT_CHARS, "run of one player's moves")
-        if length == 0 and (side or by_ai):
-            raise LinkError("not a game link: a run of one player's moves is empty")
-        if len(by_ai) + length > count:
-            raise LinkError(f"not a game link: it says who played more moves than its {count}")
-        by_ai += [side] * length
-        side = not side
-    return by_ai, at
-
-
-def record_from_link(text: Any) -> GameRecord:
-    """The game a share code holds, replayed; ``LinkError`` (never ``RecordError``) saying what is wrong.
-
-    Its ``decisions`` are not in the link: they are all ``None``, and ``by_ai`` says who played, when the link does.
-    """
-    seed, moves, by_ai = decode_link(text)
-    record = GameRecord(seed, moves)
-    record.by_ai = by_ai
-    try:
-        record.result()
-    except RecordError as exc:
-        raise LinkError(f"the link's moves are not a game: {exc}") from None
-    return record
-
-
-def _put_number(symbols: "list[int]", value: int) -> None:
-    """Append ``value`` 5 bits a character, low bits first; 32 marks that another character follows."""
-    while value >= 32:
-        symbols.append(32 | (value & 31))
-        value >>= 5
-    symbols.append(value)
-
-
-def _get_number(symbols: "list[int]", at: int, most: int, what: str) -> "tuple[int, int]":
-    """The number ``_put_number`` wrote at ``at``, and where it ends; at most ``most`` characters."""
-    value = shift = 0
-    for i in range(at, at + most):
-        if i >= len(symbols):
-            raise LinkError("the link is cut short: it ends before its moves")
-        value |= (symbols[i] & 31) << shift
-        shift += 5
-        if not symbols[i] & 32:
-            return value, i + 1
-    raise LinkError(f"not a game link: its {what} takes more than {most} characters")
-
-
-def _check_length(length: int, end: int, count: int) -> None:
-    """``LinkError`` unless the link ends with its check right after ``end``, where the game it holds ends."""
-    if length < end + CHECK_CHARS:
-        raise LinkError(f"the link is cut short: it holds all {count} moves but not its check")
-    if length > end + CHECK_CHARS:
-        extra = length - end - CHECK_CHARS
-        raise LinkError(f"the link has {extra} character{'' if extra == 1 else 's'} more than the game it holds")
-
-
-def _check(symbols: "list[int]") -> int:
-    total = 0
-    for i, value in enumerate(symbols, 1):
-        total += i * value
-    return total % CHECK_MODULUS
-
-
-def _pack_decisions(decisions: "list[dict[str, Any] | None]") -> "tuple[list[list[str]], list[Any]]":
+def pack_decisions(decisions: "list[dict[str, Any] | None]") -> "tuple[list[list[str]], list[Any]]":
     """(deciders, per-move rows) of ``to_dict``'s compact form."""
     deciders: list[list[str]] = []
     index: dict[tuple[str, str], int] = {}
@@ -711,7 +418,7 @@ def _unpack_decisions(deciders: Any, rows: Any, count: int) -> "list[dict[str, A
         isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], str)
         for pair in deciders
     ):
-        raise RecordError(f"the record's deciders are not a list of [algorithm, preset]: {_short(deciders)}")
+        raise RecordError(f"the record's deciders are not a list of [algorithm, preset]: {shown(deciders)}")
     if not isinstance(rows, list) or len(rows) != count:
         raise RecordError(f"a record has one decision per move: {count} moves, {_count(rows)}")
     decisions: list[dict[str, Any] | None] = []
@@ -719,10 +426,8 @@ def _unpack_decisions(deciders: Any, rows: Any, count: int) -> "list[dict[str, A
         if row is None:
             decisions.append(None)
             continue
-        if not isinstance(row, list) or len(row) != 4 or _not_whole(row[0]) or not 0 <= row[0] < len(deciders):
-            raise RecordError(
-                f"the decision of move {number} is not [decider, depth, think_ms, rescued]: {_short(row)}"
-            )
+        if not isinstance(row, list) or len(row) != 4 or not_whole(row[0]) or not 0 <= row[0] < len(deciders):
+            raise RecordError(f"the decision of move {number} is not [decider, depth, think_ms, rescued]: {shown(row)}")
         algorithm, preset = deciders[row[0]]
         decisions.append(
             {"algorithm": algorithm, "preset": preset, "depth": row[1], "think_ms": row[2], "rescued": row[3]}
@@ -733,20 +438,20 @@ def _unpack_decisions(deciders: Any, rows: Any, count: int) -> "list[dict[str, A
 def _checked_decision(summary: Any, what: str) -> "dict[str, Any]":
     """A copy of ``summary`` if it has exactly ``DECISION_FIELDS``, each of its kind; ``RecordError`` otherwise."""
     if not isinstance(summary, dict) or len(summary) != len(DECISION_FIELDS):
-        raise RecordError(f"{what} is not a summary of {', '.join(DECISION_FIELDS)}: {_short(summary)}")
+        raise RecordError(f"{what} is not a summary of {', '.join(DECISION_FIELDS)}: {shown(summary)}")
     for name in ("algorithm", "preset"):
         value = summary.get(name)
         if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME_CHARS:
-            raise RecordError(f"{what} has no {name} name: {_short(value)}")
+            raise RecordError(f"{what} has no {name} name: {shown(value)}")
     depth: Any = summary.get("depth")  # outside data, checked below
     think_ms: Any = summary.get("think_ms")
     rescued: Any = summary.get("rescued")
-    if _not_whole(depth) or depth < 0:
-        raise RecordError(f"{what} has a depth that is not a non-negative whole number: {_short(depth)}")
+    if not_whole(depth) or depth < 0:
+        raise RecordError(f"{what} has a depth that is not a non-negative whole number: {shown(depth)}")
     if not _is_finite(think_ms) or think_ms < 0 or think_ms > MAX_THINK_MS:
-        raise RecordError(f"{what} has a think time that is not a number of ms: {_short(think_ms)}")
+        raise RecordError(f"{what} has a think time that is not a number of ms: {shown(think_ms)}")
     if not isinstance(rescued, bool):
-        raise RecordError(f"{what} has a rescued flag that is not true/false: {_short(rescued)}")
+        raise RecordError(f"{what} has a rescued flag that is not true/false: {shown(rescued)}")
     return {
         "algorithm": summary["algorithm"],
         "preset": summary["preset"],
@@ -756,30 +461,31 @@ def _checked_decision(summary: Any, what: str) -> "dict[str, Any]":
     }
 
 
-def _checked_moves(moves: Any) -> "list[Direction]":
+def checked_moves(moves: Any) -> "list[Direction]":
     """A copy of ``moves`` if it is a list (or tuple) of at most ``MAX_MOVES`` directions."""
     if moves is None:
         return []
     if not isinstance(moves, (list, tuple)):
-        raise RecordError(f"the moves are not a list of directions: {_short(moves)}")
+        raise RecordError(f"the moves are not a list of directions: {shown(moves)}")
     if len(moves) > MAX_MOVES:
         raise RecordError(f"a record holds at most {MAX_MOVES} moves, not {len(moves)}")
     for number, direction in enumerate(moves, 1):
-        if direction not in _CODE:
-            raise RecordError(f"move {number} is not a direction (up, right, down, left): {_short(direction)}")
+        if direction not in _LETTER:
+            raise RecordError(f"move {number} is not a direction (up, right, down, left): {shown(direction)}")
     return list(moves)
 
 
-def _checked_seed(seed: Any, what: str) -> int:
-    if _not_whole(seed) or not 0 <= seed <= MAX_SEED:
-        raise RecordError(f"{what} is not a whole number from 0 to 2^63-1: {_short(seed)}")
+def checked_seed(seed: Any, what: str) -> int:
+    """``seed`` if it is a seed ``Game.new`` takes; ``RecordError`` naming ``what`` otherwise."""
+    if not_whole(seed) or not 0 <= seed <= MAX_SEED:
+        raise RecordError(f"{what} is not a whole number from 0 to 2^63-1: {shown(seed)}")
     checked: int = seed
     return checked
 
 
 def _checked_time(value: Any, name: str) -> "float | None":
     if value is not None and (not _is_finite(value) or value < 0):
-        raise RecordError(f"the record's {name} time is not a number of ms since 1970: {_short(value)}")
+        raise RecordError(f"the record's {name} time is not a number of ms since 1970: {shown(value)}")
     checked: float | None = value
     return checked
 
@@ -791,15 +497,16 @@ def _is_finite(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _not_whole(value: Any) -> bool:
+def not_whole(value: Any) -> bool:
+    """Whether ``value`` is not an int (a bool is not one: JSON's true is not a count)."""
     return isinstance(value, bool) or not isinstance(value, int)
 
 
 def _count(items: Any) -> str:
-    return f"{len(items)} decisions" if isinstance(items, list) else f"decisions {_short(items)}"
+    return f"{len(items)} decisions" if isinstance(items, list) else f"decisions {shown(items)}"
 
 
-def _short(value: Any) -> str:
+def shown(value: Any) -> str:
     """A value for a message, cut short: saved data and links can be any size."""
     text = repr(value)
     return text if len(text) <= 60 else text[:57] + "..."

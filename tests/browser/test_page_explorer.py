@@ -170,7 +170,7 @@ def test_at_1280_the_board_and_its_explanation_are_in_view_together_and_the_expl
     page.click("#tw-build")
     page.wait_for_selector("#tree-walk[data-builds]", timeout=30_000)
     root_cells = page.eval_on_selector_all(
-        "#tw-path .tw-mini >> nth=0 >> .tw-cell", "els => els.map(e => e.textContent)"
+        "#tw-path .mini-board >> nth=0 >> .mini-cell", "els => els.map(e => e.textContent)"
     )
     assert [int(t or 0) for t in root_cells] == [v for row in before for v in row]
     # Closing gives the board the keys again (the key waits its turn while the page draws the tree).
@@ -196,7 +196,7 @@ def test_on_a_phone_the_explorer_is_a_column_and_every_small_tile_number_is_read
     page.click("#tw-build")
     page.wait_for_selector("#tree-walk[data-builds]", timeout=30_000)
     sizes = page.eval_on_selector_all(
-        "#explorer .mini-cell, #explorer .tw-cell",
+        "#explorer .mini-cell",
         """els => els.filter(e => e.textContent.trim()).map(e => {
             const range = document.createRange(); range.selectNodeContents(e);
             const text = range.getBoundingClientRect(), cell = e.getBoundingClientRect();
@@ -478,10 +478,14 @@ def test_a_term_s_raw_value_is_the_count_of_the_board_drawn_beside_it(open_page)
 EXPLORER_MODULES = {
     "app.explorer.compare_view",
     "app.explorer.drawing",
+    "app.explorer.explanation_view",
     "app.explorer.panel",
     "app.explorer.pruning_view",
+    "app.explorer.reply_view",
     "app.explorer.terms_view",
     "app.explorer.tree_walk",
+    "app.explorer.walk_counts",
+    "app.explorer.walk_steps",
     "app.explorer.walk_view",
 }
 """What the explorer alone imports: none of it before the explorer is first opened (the glossary is the AI

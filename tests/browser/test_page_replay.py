@@ -10,7 +10,8 @@ from app.browser.page_options import MAX_QUERY_CHARS
 from app.games.replay_view import LINK_LIMIT_BYTES
 from game2048 import board as B
 from game2048.game import Game
-from game2048.game_record import GameRecord, decision, encode_game, positions
+from game2048.game_link import encode_game
+from game2048.game_record import GameRecord, decision, positions
 
 AI = decision("alphabeta", "classic", 6, 99.0)
 

@@ -19,7 +19,8 @@ from app.games.saved_games import saved_form
 from game2048 import board as B
 from game2048.evaluation import presets
 from game2048.game import Game
-from game2048.game_record import GameRecord, decision, decode_game, encode_game
+from game2048.game_link import decode_link, encode_game
+from game2048.game_record import GameRecord, decision
 from game2048.search.review import review_game, summarize
 
 AI = decision("expectimax", "rows", 2, 50.0)
@@ -51,7 +52,7 @@ def recorded(seed: int, moves: int, every_ai: int = 3) -> GameRecord:
 
 def long_game(moves: int) -> GameRecord:
     """The first ``moves`` moves of tests/data/long_game.txt (7,332 moves in all), every third the AI's."""
-    seed, played = decode_game(LONG_GAME.read_text().strip())
+    seed, played, _by_ai = decode_link(LONG_GAME.read_text().strip())
     record = GameRecord(seed)
     for k, move in enumerate(played[:moves]):
         record.append(move, AI if k % 3 == 2 else None)

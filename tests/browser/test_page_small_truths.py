@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from pagekit import read_best, read_score, wait_ai_ready, wait_decisions, wait_settled
 
-from game2048.game_record import encode_game
+from game2048.game_link import encode_game
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}

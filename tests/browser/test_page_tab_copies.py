@@ -17,7 +17,8 @@ from storage_kit import saved_game
 from app.games.saved_games import saved_form
 from game2048.board import legal_moves
 from game2048.game import Game
-from game2048.game_record import decision, record_from_link
+from game2048.game_link import record_from_link
+from game2048.game_record import decision
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tools"))
 from bench_move_cost import KEYS, long_game_code  # noqa: E402

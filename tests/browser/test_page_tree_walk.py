@@ -281,7 +281,7 @@ def test_the_walk_follows_the_explained_board_once_the_ai_is_idle(open_page, siz
     )
     explained = _rows_of(page.get_attribute("#explorer-board", "data-rows"))
     assert explained != B.to_rows(OPENING) and read_board(page) != explained  # the board before the AI's second move
-    root = page.eval_on_selector_all("#tw-path .tw-here .tw-mini .tw-cell", "cells => cells.map(c => +c.textContent)")
+    root = page.eval_on_selector_all("#tw-path .tw-here .mini-cell", "cells => cells.map(c => +c.textContent)")
     assert [root[i : i + 4] for i in range(0, 16, 4)] == explained  # step 1 shows the root: the explained board
     assert "for the board explained above" in page.text_content("#tw-status")
     # Its count of the AI's own search is the explorer's Iterations row at the walk's depth, when that completed.

@@ -14,6 +14,7 @@ glossary at that entry.  Plain Python for the page's MicroPython.
 """
 
 from app.ai.network_download import page_folder
+from app.browser.fetch_text import FetchError, fetch_text
 from app.browser.outside_data import BadData, read_json
 from app.browser.wiring import Wiring
 from app.explorer.glossary import add_entries
@@ -30,10 +31,6 @@ MAX_MANIFEST_CHARS = 100_000
 """The manifest is about 7,000 characters; anything far larger is not it."""
 MAX_MANIFEST_DEPTH = 8
 READING = "Reading the network\u2019s manifest\u2026"
-
-
-class ManifestUnread(Exception):
-    """The manifest could not be fetched: the message says why, for the story's place."""
 
 
 class NetworkStory:
@@ -90,9 +87,10 @@ class NetworkStory:
     async def _load(self) -> None:
         """Fetch the manifest and draw its story; or say why it could not be read."""
         try:
-            text = await self._fetch_text(page_folder(str(self.document.baseURI)) + MANIFEST_PATH)
+            url = page_folder(str(self.document.baseURI)) + MANIFEST_PATH
+            text = await fetch_text(self.document.defaultView, url)
             manifest = read_json(text, MAX_MANIFEST_CHARS, MAX_MANIFEST_DEPTH)
-        except (ManifestUnread, BadData) as exc:
+        except (FetchError, BadData) as exc:
             self.state = "failed"
             self._say(f"The network\u2019s manifest could not be read: {exc}. Close this and open it again to retry.")
             return
@@ -103,20 +101,6 @@ class NetworkStory:
         self.body.innerHTML = story_html(story(manifest))
         self.body.setAttribute("data-state", "ready")
         self.state = "ready"
-
-    async def _fetch_text(self, url: str) -> str:
-        """The text at ``url``; ``ManifestUnread`` for a network error or an answer that is not 200."""
-        window = self.document.defaultView
-        try:
-            response = await window.fetch(url)
-        except Exception:  # noqa: BLE001 - a JavaScript network error
-            raise ManifestUnread("the network did not answer") from None
-        if not response.ok:
-            raise ManifestUnread(f"the server answered HTTP {response.status}")
-        try:
-            return str(await response.text())
-        except Exception:  # noqa: BLE001 - the answer broke off
-            raise ManifestUnread("its answer broke off") from None
 
     def _say(self, text: str, state: str = "failed") -> None:
         self.body.textContent = text

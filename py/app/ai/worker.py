@@ -28,7 +28,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from game2048.board import Board, from_rows
+from game2048.board import Board, from_rows, is_board
 from game2048.evaluation import presets as preset_registry
 from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, decide_part, stepwise
 from game2048.search.comparison import COMPARE_ANALYSIS_MS, COMPARE_DEPTH
@@ -365,7 +365,7 @@ def evaluation_speed(request_json: str) -> str:
 
         evaluate = SearchOptions(preset=request.get("preset")).evaluator()
         boards = request.get("boards") or []
-        if not boards or not all(isinstance(b, int) and 0 <= b < 1 << 64 for b in boards):
+        if not boards or not all(is_board(b) for b in boards):
             raise ValueError("boards is a non-empty list of boards as 64-bit ints")
         seconds = float(request.get("seconds") or 1.0)
         count = 0

@@ -4,6 +4,8 @@ Shared by the page (``main.py``) and the bench page (``bench.html``), so the ben
 the page does.  Plain Python that MicroPython runs; the browser's objects come in as arguments.
 """
 
+from app.browser.fetch_text import FetchError, fetch_ok
+
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Awaitable, Callable
     from typing import Any
@@ -26,11 +28,10 @@ def worker_starter(window: "Any", document: "Any", workers: "Any") -> "Callable[
 
     async def start(attempt: int, base: str = AI_WORKER_NAME) -> "Any":
         try:
-            response = await window.fetch(AI_WORKER_SRC)
-        except Exception:  # noqa: BLE001 - a JavaScript network error
-            raise RuntimeError("its file could not be loaded (network error)") from None
-        if not response.ok:
-            raise RuntimeError(f"its file could not be loaded (HTTP {response.status})")
+            await fetch_ok(window, AI_WORKER_SRC)
+        except FetchError as exc:
+            reason = "network error" if exc.status is None else f"HTTP {exc.status}"
+            raise RuntimeError(f"its file could not be loaded ({reason})") from None
         name = base if attempt == 1 else f"{base}-{attempt}"
         if document.querySelector(f'script[name="{name}"]') is None:
             script = document.createElement("script")

@@ -7,7 +7,7 @@ live region.  Rows and columns are counted from 1, top-left first, as a
 person reads the board.
 """
 
-from game2048.board import Direction, direction_named
+from game2048.board import Direction, cell_name, direction_named
 from game2048.game import Game, MoveOutcome
 
 WIN_VALUE = 2048
@@ -16,11 +16,6 @@ WIN_VALUE = 2048
 def cell_label(value: int) -> str:
     """A board cell as the grid reads it: its tile's value, or "empty"."""
     return str(value) if value else "empty"
-
-
-def place(cell: int) -> str:
-    row, col = divmod(cell, 4)
-    return f"row {row + 1}, column {col + 1}"
 
 
 def _and(words: list[str]) -> str:
@@ -60,7 +55,7 @@ def move_sentence(outcome: MoveOutcome, game: Game, by_ai: bool = False) -> str:
     sentence = "".join(parts)
     if outcome.spawn is not None:
         cell, rank = outcome.spawn
-        sentence += f" New {1 << rank} in {place(cell)}."
+        sentence += f" New {1 << rank} in {cell_name(cell)}."
     sentence += " " + score_sentence(game)
     if outcome.won_now:
         sentence += " " + won_sentence()
@@ -86,7 +81,7 @@ def game_sentence(game: Game, opening: str) -> str:
     """A whole game at a glance (new, switched to, or set up): its tiles where few, else how many; the score."""
     tiles = [(cell, value) for cell, value in enumerate(cell_values(game)) if value]
     if len(tiles) <= 4:
-        listed = "; ".join(f"{value} in {place(cell)}" for cell, value in tiles)
+        listed = "; ".join(f"{value} in {cell_name(cell)}" for cell, value in tiles)
         sentence = f"{opening} Tiles: {listed}."
     else:
         sentence = f"{opening} {len(tiles)} tiles, the largest {max(v for _, v in tiles)}."

@@ -15,7 +15,8 @@ from app.browser.outside_data import BadData, read_int
 from app.browser.url_query import query_params, query_string
 from game2048.board import Board, tile_values
 from game2048.game import MAX_SEED
-from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM, GameRecord, LinkError, record_from_link
+from game2048.game_link import LINK_MOVE_PARAM, LINK_PARAM, LinkError, record_from_link
+from game2048.game_record import GameRecord
 from game2048.position_text import parse_rows
 
 MAX_QUERY_CHARS = 8192
@@ -26,7 +27,7 @@ class PageOptions:
     """What the URL asked for; ``notices`` explains anything that was ignored.
 
     ``rows`` is a position to open (``?rows=0,2,4,8/0,0,0,0/...``), with at least two tiles;
-    ``game`` a shared game to replay (``?game=<code>``, ``game2048.game_record.encode_game``), opened at
+    ``game`` a shared game to replay (``?game=<code>``, ``game2048.game_link.encode_game``), opened at
     move ``move`` (``&move=N``, 0 to its number of moves).
     """
 

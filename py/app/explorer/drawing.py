@@ -8,6 +8,7 @@ from html import escape
 from math import floor, isfinite, log10
 
 from app.board.view import colour_class
+from game2048.board import cell_name as board_cell_name
 from game2048.values import WIN_SCORE, fixed, format_value
 
 
@@ -62,5 +63,5 @@ def signed(value: float) -> str:
 
 
 def cell_name(cell: int) -> str:
-    """A cell (0..15, in reading order) for a person: "row 2, column 3"."""
-    return f"row {cell // 4 + 1}, column {cell % 4 + 1}"
+    """A cell (0..15, in reading order) for a person: "row 2, column 3" (``game2048.board.cell_name``)."""
+    return board_cell_name(cell)

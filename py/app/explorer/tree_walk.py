@@ -11,7 +11,8 @@ alpha-beta, on the same board and evaluation, and says so and why.
 The tree is built in the AI worker (``trace`` in ``py/app/ai/worker.py``,
 ``game2048.search.stepwise``), never on the main thread.  ``TreeWalk`` asks
 for it, steps through it and wires the section's events; ``walk_view``
-draws it (``WalkView``), replays its steps and words what it shows.
+draws it (``WalkView``), ``walk_steps`` replays its steps and words what it
+shows, ``walk_counts`` draws its counts.
 
 Keys while the focus is inside the section (reached with Tab): ← and → step
 back and forth, Home and End go to the first and last step; ↑ and ↓ never
@@ -21,15 +22,9 @@ moves tiles from here.  Every other key is the page's (E, N, P, Esc, ...).
 
 from app.browser.clock import sleep
 from app.browser.wiring import Wiring
-from app.explorer.walk_view import (
-    DEPTH_CHOICES,
-    WalkView,
-    algorithm_note,
-    children_of,
-    counts_note,
-    depth_note,
-    draw_counts,
-)
+from app.explorer.walk_counts import counts_note, draw_counts
+from app.explorer.walk_steps import algorithm_note, children_of, depth_note
+from app.explorer.walk_view import DEPTH_CHOICES, WalkView
 from game2048.board import to_rows
 from game2048.values import format_value
 

@@ -1,209 +1,26 @@
-"""The walk's drawing and its text: its controls, created in the empty ``<section id="tree-walk">``, the tree at a
-step, and the steps replayed and put into words.
+"""The walk's drawing: its controls, created in the empty ``<section id="tree-walk">``, and the tree at a step.
 
 ``WalkView`` holds the tree on show (the worker's trace, its counts, the
 step ``index``) and draws it: only the path from the root to the current
 node and that node's children (or its siblings, for a leaf), so a depth-3
 tree of thousands of nodes stays fast.  The step's sentence is drawn inside
-the current node, and each step keeps that node in view (the step buttons
-stick to the top of the walk), after a click too, when the page has handed
-the keys back to the board.  ``TreeWalk`` builds on it.
-
-A trace (``game2048.search.stepwise``'s ``compact`` form, as the worker sends
-it) lists the tree's nodes and the steps that visit them.  ``walk_state``
-replays the steps up to one; ``value_text``, ``window_text`` and
-``outline_html`` put what is then known into words (a node's value, its
-window) or HTML (the tree so far).  The notes say what the walk shows and
-why (``algorithm_note``), at which depth and why (``depth_note``), how its
-counts compare with the AI's own search (``counts_note``); ``""`` when there
-is nothing to say.  These are plain functions, no DOM, so the tests read
-them without a page.
+the current node, beside its board (the explorer's small board,
+``drawing.mini_board``, heard as every other), and each step keeps that node
+in view (the step buttons stick to the top of the walk), after a click too,
+when the page has handed the keys back to the board.  ``TreeWalk`` builds on
+it; the words come from ``walk_steps``, the counts table from ``walk_counts``.
 """
-
-from html import escape
 
 from app.browser.js_guard import JsCallError, js_call
 from app.browser.wiring import Wiring
-from app.explorer.drawing import board_words
-from app.explorer.glossary import mark_term, term
-from game2048.values import INFINITY, format_value
+from app.explorer.drawing import mini_board
+from app.explorer.glossary import term
+from app.explorer.walk_steps import outline_html, value_text, walk_state, window_text
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
-    from collections.abc import Callable
     from typing import Any
 except ImportError:
     pass
-
-CUT = "\u03b1 \u2265 \u03b2"
-
-
-def alpha_text(alpha: float | None) -> str:
-    return format_value(-INFINITY if alpha is None else alpha)
-
-
-def beta_text(beta: float | None) -> str:
-    return format_value(INFINITY if beta is None else beta)
-
-
-def children_of(trace: dict[str, Any]) -> dict[int, list[int]]:
-    """Each node's children, in the order they are tried (ids grow in that order)."""
-    children: dict[int, list[int]] = {node["id"]: [] for node in trace["nodes"]}
-    for node in trace["nodes"]:
-        if node["parent"] is not None:
-            children[node["parent"]].append(node["id"])
-    return children
-
-
-def walk_state(trace: dict[str, Any], index: int) -> dict[int, dict[str, Any]]:
-    """What is known once steps ``0..index`` have run: ``{node id: {"status", ...}}`` for every node reached.
-
-    ``status`` is ``active`` (entered, not returned), ``done`` (with ``value``
-    and ``bound``) or ``pruned`` (with the ``alpha`` and ``beta`` of its cut);
-    ``alpha``, ``beta`` (current window, ``None`` infinite, absent without
-    pruning) and ``best`` (best child value so far) for inner nodes.
-    """
-    state: dict[int, dict[str, Any]] = {}
-    for step in trace["steps"][: index + 1]:
-        node, event = step["node"], step["event"]
-        window = {key: step[key] for key in ("alpha", "beta") if key in step}
-        if event == "enter":
-            state[node] = dict(window, status="active", best=None)
-        elif event in ("leaf", "won", "lost"):
-            state[node] = dict(window, status="done", value=step["value"], bound="exact")
-        elif event == "backup":
-            state[node].update(best=step["best"], last=step["child"], **window)
-        elif event == "cut":
-            for child in step["pruned"]:
-                state[child] = {"status": "pruned", "alpha": step["alpha"], "beta": step["beta"]}
-        elif event == "return":
-            state[node].update(status="done", value=step["value"], bound=step["bound"])
-    return state
-
-
-def value_text(info: dict[str, Any]) -> str:
-    """A reached node's value as known: exact, a bound, or the best so far."""
-    if info["status"] == "pruned":
-        return f"pruned: {CUT} (\u03b1 = {alpha_text(info['alpha'])}, \u03b2 = {beta_text(info['beta'])})"
-    if info["status"] == "done":
-        sign = {"upper": "\u2264 ", "lower": "\u2265 "}.get(info.get("bound") or "", "")
-        return f"value {sign}{format_value(info['value'])}"
-    best = info.get("best")
-    return "searching" if best is None else f"best so far {format_value(best)}"
-
-
-OUTLINE_LIMIT = 300
-"""Nodes the tree-so-far lists at most (a depth-3 minimax reaches thousands); the rest are counted."""
-
-
-def outline_html(trace: dict[str, Any], state: dict[int, dict[str, Any]], current: int) -> str:
-    """The nodes reached so far as a nested list, root first, children in the order tried.
-
-    Each says its move or placement and what is known of its value; a pruned
-    branch is greyed with the cutoff that pruned it (α ≥ β and the window);
-    the current node is marked.  At most ``OUTLINE_LIMIT`` nodes are listed.
-    """
-    nodes = trace["nodes"]
-    children: dict[int, list[int]] = {}
-    for node in nodes:
-        if node["parent"] is not None and node["id"] in state:
-            children.setdefault(node["parent"], []).append(node["id"])
-    listed = [0]
-
-    def item(node_id: int) -> str:
-        listed[0] += 1
-        node, info = nodes[node_id], state[node_id]
-        here = " tw-o-here" if node_id == current else ""
-        kids = [k for k in children.get(node_id, []) if listed[0] < OUTLINE_LIMIT]
-        inner = "".join(item(k) for k in kids if listed[0] < OUTLINE_LIMIT)
-        below = f'<ul class="tw-o-list">{inner}</ul>' if inner else ""
-        return (
-            f'<li class="tw-o tw-o-{info["status"]}{here}" data-id="{node_id}">'
-            f'<span class="tw-o-label">{escape(str(node["label"]))}</span> '
-            f'<span class="tw-o-value">{escape(value_text(info))}</span>{below}</li>'
-        )
-
-    if not nodes or 0 not in state:
-        return ""
-    tree = item(0)
-    more = len(state) - listed[0]
-    rest = f'<p class="tw-o-more">\u2026 and {more} more nodes reached</p>' if more > 0 else ""
-    return f'<ul class="tw-o-list tw-o-root">{tree}</ul>{rest}'
-
-
-def window_text(info: dict[str, Any]) -> str:
-    if "alpha" not in info:
-        return ""
-    return f"\u03b1 = {alpha_text(info['alpha'])}, \u03b2 = {beta_text(info['beta'])}"
-
-
-def algorithm_note(algorithm: Any, preset: Any) -> str:
-    """What the walk shows when the AI plays another algorithm than alpha-beta, and why; ``""`` otherwise."""
-    if algorithm != "expectimax":
-        return ""
-    evaluation = f" ({preset})" if preset else ""
-    return (
-        "The AI plays expectimax, but this walk shows alpha-beta, with the reduction, on the same board and "
-        f"with expectimax\u2019s evaluation{evaluation}. Why: expectimax\u2019s computer is chance, not an "
-        "opponent. Its chance nodes average every 2 and every 4 in every empty cell, each weighted by its "
-        "probability (a 2: 0.9, a 4: 0.1, shared evenly among the empty cells), so every placement counts "
-        "toward the average and none can be cut with \u03b1 and \u03b2. Alpha-beta\u2019s computer is an "
-        "opponent (min) that places only its most annoying tiles, and that is what lets it prune. So the move "
-        "found here may differ from the one expectimax chose above."
-    )
-
-
-def depth_note(trace: dict[str, Any], smallest: dict[str, Any] | None) -> str:
-    """Why the walk is at its depth (``smallest``: the depths passed over for pruning nothing), and, when its
-    tree has no cut, why nothing was pruned; ``""`` when there is nothing to say."""
-    said = []
-    if smallest is not None:
-        skipped = smallest.get("skipped") or []
-        for passed in skipped:
-            said.append(f"At depth {passed['depth']} alpha-beta prunes nothing on this board. {passed['no_cut']}")
-        if not skipped and trace["pruning"]:
-            said.append(f"Depth {trace['depth']}: the smallest at which alpha-beta prunes on this board.")
-    if trace.get("no_cut"):
-        said.append(f"At depth {trace['depth']}: {trace['no_cut']}")
-    return " ".join(said)
-
-
-def counts_note(
-    trace: dict[str, Any], variants: list[dict[str, Any]], search: dict[str, Any] | None, algorithm: Any
-) -> str:
-    """How the walk's counts compare with the AI's own search (the explorer's Iterations table), and why."""
-    if not search:
-        return ""
-    mine = None
-    for variant in variants:
-        if (variant["ordering"], variant["pruning"]) == (trace["ordering"], True):
-            mine = variant
-    if mine is None:
-        return ""
-    cuts, closed, nodes = mine.get("cuts", 0), mine.get("closed_at_last", 0), mine["nodes"]
-    order = "moves ordered" if trace["ordering"] else "natural order"
-    cut_words = f"{cuts} {'cut' if cuts == 1 else 'cuts'}"
-    closed_words = f"{closed} {'window' if closed == 1 else 'windows'} closed at a last child"
-    if algorithm == "expectimax":
-        head = (
-            "The explorer\u2019s Iterations table above is expectimax\u2019s, which prunes nothing: the last row is "
-            "what the AI\u2019s alpha-beta counts on this board."
-        )
-    else:
-        head = f"The last row is the explorer\u2019s Iterations table\u2019s row for depth {search['depth']}."
-    if cuts + closed == search["cutoffs"] and nodes - 1 == search["nodes"]:
-        return (
-            f"{head} It agrees with this walk\u2019s alpha-beta ({order}): its {search['nodes']} nodes are these "
-            f"{nodes} without the root, and its {search['cutoffs']} cutoffs are these {cut_words} and "
-            f"{closed_words}, where nothing was left to prune."
-        )
-    table = " and keeps a transposition table" if search["depth"] >= 3 else ""
-    return (
-        f"{head} It differs from this walk\u2019s alpha-beta ({order}: {cut_words}, {nodes} nodes): it counts a "
-        "cutoff whenever \u03b1 \u2265 \u03b2, also at a node\u2019s last child, where nothing is left to prune "
-        f"(here {closed_words}); it counts the moves and placements tried, not the root; and it searches in "
-        "another order (the depth before\u2019s best move first, then up, right, down, left; each computer "
-        f"node\u2019s lowest placement of the depth before first){table}."
-    )
 
 
 DEPTH_CHOICES = (
@@ -231,11 +48,6 @@ KIND_NAMES = {
     "won": "win",
     "lost": "loss",
 }
-VARIANT_NAMES = (
-    ((True, True), "Alpha-beta, moves ordered"),
-    ((False, True), "Alpha-beta, natural order"),
-    ((False, False), "Minimax (no pruning)"),
-)
 ALPHA, BETA = "\u03b1", "\u03b2"
 
 
@@ -362,17 +174,11 @@ class WalkView:
         element.textContent = text
         element.hidden = not text
 
-    def _mini_board(self, ranks: str) -> Any:
-        board = self._el("div", "tw-mini", role="img", aria_label=_board_words(ranks))
-        for value in ranks_to_values(ranks):
-            board.appendChild(
-                self._el(
-                    "span",
-                    f"tw-cell tw-v{min(value, 4096)} digits-{len(str(value))}" if value else "tw-cell",
-                    str(value) if value else "",
-                )
-            )
-        return board
+    def _board(self, node: dict[str, Any]) -> Any:
+        """A node's board: the explorer's small board, in a box of its own that keeps its size beside the text."""
+        box = self._el("div", "tw-board")
+        box.innerHTML = mini_board(ranks_to_rows(node["ranks"]), None, board_label(node))
+        return box
 
     def render(self, scroll: bool = True) -> None:
         """Draw step ``index``: the path with α/β and values, the sentence inside the current node, its children.
@@ -410,8 +216,7 @@ class WalkView:
             return
         parent = nodes[shown_parent]
         what = "moves" if parent["kind"] == "max" else "placements"
-        label = parent["label"]  # lower case, as the worker writes it; MicroPython has no str.capitalize
-        self.kids_title.textContent = f"{label[:1].upper()}{label[1:]}: its {what}, in the order tried"
+        self.kids_title.textContent = f"{capitalized(parent['label'])}: its {what}, in the order tried"
         for child_id in self.children[shown_parent]:
             marks = []
             if child_id == current:
@@ -459,7 +264,7 @@ class WalkView:
         item = el("li", "tw-node tw-here" if here else "tw-node", data_kind=node["kind"], data_id=str(node["id"]))
         if here:
             item.setAttribute("aria-current", "step")
-            item.appendChild(self._mini_board(node["ranks"]))
+            item.appendChild(self._board(node))
         text = el("div", "tw-node-text")
         text.appendChild(el("span", "tw-label", node["label"]))
         text.appendChild(el("span", "tw-kind", KIND_NAMES.get(node["kind"], node["kind"])))
@@ -485,80 +290,19 @@ class WalkView:
         return item
 
 
-def draw_counts(
-    el: Callable[..., Any],
-    table: Any,
-    trace: dict[str, Any],
-    variants: list[dict[str, Any]],
-    unreduced: dict[str, Any] | None,
-    search: dict[str, Any] | None,
-) -> None:
-    """Fill ``table`` with the leaves, nodes and cuts of each search of ``trace``'s board, the one shown marked;
-    then the search without the reduction and the AI's own alpha-beta, when the worker counted them."""
-    table.replaceChildren()
-    table.appendChild(
-        el("caption", "", f"Leaves, nodes and cuts of this tree at depth {trace['depth']}: each search run once")
-    )
-    head = el("tr")
-    head.append(el("th", "", "Search", scope="col"))
-    for text, entry in (("Leaves", "leaf"), ("Nodes", "node"), ("Cuts", "cutoff")):
-        cell = el("th", "", scope="col")
-        word = el("span", "", text)
-        mark_term(word, entry)
-        cell.appendChild(word)
-        head.appendChild(cell)
-    table.appendChild(head)
-    by_switches = {(v["ordering"], v["pruning"]): v for v in variants}
-    shown = (trace["ordering"], trace["pruning"])
-    for key, name in VARIANT_NAMES:
-        variant = by_switches.get(key)
-        if variant is None:
-            continue
-        row = el("tr", "tw-current" if key == shown or (not key[1] and not shown[1]) else "")
-        row.setAttribute("data-variant", f"{'ordered' if key[0] else 'natural'}-{'pruning' if key[1] else 'minimax'}")
-        row.append(
-            el("th", "", name, scope="row"),
-            el("td", "", str(variant["leaves"])),
-            el("td", "", str(variant["nodes"])),
-            el("td", "", str(variant.get("cuts", 0))),
-        )
-        table.appendChild(row)
-    if unreduced:
-        over = unreduced.get("over")
-        row = el("tr", "tw-unreduced")
-        row.setAttribute("data-variant", "unreduced")
-        row.append(
-            el("th", "", "The same search, every 2 and 4 in every empty cell (no min-node reduction)", scope="row"),
-            el("td", "", f"over {int(over):,}" if over else str(unreduced["leaves"])),
-            el("td", "", f"over {int(over):,}" if over else str(unreduced["nodes"])),
-            el("td", "", "\u2013" if over else str(unreduced.get("cuts", 0))),
-        )
-        table.appendChild(row)
-    if search:
-        row = el("tr", "tw-search")
-        row.setAttribute("data-variant", "search")
-        row.append(
-            el(
-                "th",
-                "",
-                f"The AI\u2019s own alpha-beta, depth {search['depth']} (as the explorer\u2019s Iterations "
-                "table counts: cutoffs, nodes without the root)",
-                scope="row",
-            ),
-            el("td", "", "\u2013"),
-            el("td", "", str(search["nodes"])),
-            el("td", "", str(search["cutoffs"])),
-        )
-        table.appendChild(row)
-    table.hidden = False
+def ranks_to_rows(ranks: str) -> list[list[int]]:
+    """The four rows of tile values of a compact board (one hex rank per cell, reading order)."""
+    values = [1 << int(c, 16) if c != "0" else 0 for c in ranks]
+    return [values[r * 4 : r * 4 + 4] for r in range(4)]
 
 
-def ranks_to_values(ranks: str) -> list[int]:
-    """The 16 tile values of a compact board (one hex rank per cell, reading order)."""
-    return [1 << int(c, 16) if c != "0" else 0 for c in ranks]
+def capitalized(label: str) -> str:
+    """A node's label (lower case, as the worker writes it) at the start of a sentence: MicroPython's str has no
+    ``capitalize``."""
+    return f"{label[:1].upper()}{label[1:]}"
 
 
-def _board_words(ranks: str) -> str:
-    """The board as a screen reader hears it: ``drawing.board_words``, as every small board of the explorer."""
-    values = ranks_to_values(ranks)
-    return board_words([values[r * 4 : r * 4 + 4] for r in range(4)])
+def board_label(node: dict[str, Any]) -> str:
+    """What a node's board is called before its tiles are read out: "This board" at the root, else "After up"."""
+    label = str(node["label"])
+    return capitalized(label) if node["parent"] is None else f"After {label}"

@@ -22,7 +22,7 @@ from app.browser.page_options import forget_option
 from app.browser.wiring import Wiring
 from app.games.saved_games import SavedGames, describe, worth_keeping
 from app.games.startup import LOST_POSITION, position_game
-from game2048.board import MAX_RANK, Board, from_rows, tile_values, to_rows
+from game2048.board import MAX_RANK, Board, cell_name, from_rows, tile_values, to_rows
 from game2048.position_text import format_rows, parse_rows, parse_value
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -325,8 +325,7 @@ class EditedBoard:
             previous, self.selected = self.selected, cell
             self._draw_cell(previous)
             self._draw_cell(cell)
-        row, col = divmod(cell, 4)
-        self.value_caption.textContent = f"Tile at row {row + 1}, column {col + 1}"
+        self.value_caption.textContent = f"Tile at {cell_name(cell)}"
         self.value_input.value = str(self.values[cell]) if self.values[cell] else ""
 
     # -- typing -------------------------------------------------------------------------------
@@ -457,12 +456,11 @@ class EditedBoard:
         if value and not typing:
             classes.append(colour_class(value))
         classes.extend(name for name, on in (("typing", typing), ("selected", cell == self.selected)) if on)
-        row, col = divmod(cell, 4)
         cell_button = self.cell_buttons[cell]
         cell_button.setAttribute("class", " ".join(classes))
         cell_button.setAttribute("tabindex", "0" if cell == self.selected else "-1")
         shown = f"typing {self.typed}" if typing else (str(value) if value else "empty")
-        cell_button.setAttribute("aria-label", f"row {row + 1}, column {col + 1}: {shown}")
+        cell_button.setAttribute("aria-label", f"{cell_name(cell)}: {shown}")
         cell_button.firstChild.textContent = text
 
     def say(self, text: str, error: bool = False) -> None:

@@ -30,7 +30,8 @@ from app.browser.url_query import query_params, query_string
 from app.browser.wiring import Wiring
 from game2048.board import move as slide
 from game2048.board import to_rows
-from game2048.game_record import LINK_MOVE_PARAM, LINK_PARAM, GameRecord, encode_game, positions
+from game2048.game_link import LINK_MOVE_PARAM, LINK_PARAM, encode_game
+from game2048.game_record import GameRecord, positions
 from game2048.values import format_value
 
 SPEEDS = (1, 2, 5, 10, 20)
@@ -245,7 +246,7 @@ class ReplayView:
         """Show position ``step`` (clamped to the game): the board, the status line, the move that led there."""
         if self.record is None:
             return
-        from app.explorer.panel import mini_board  # the explorer's drawing, loaded when a replay is first shown
+        from app.explorer.drawing import mini_board  # the explorer's drawing, loaded when a replay is first shown
 
         step = max(0, min(step, len(self.steps) - 1))
         if step == self.step:
@@ -369,7 +370,7 @@ class ReplayView:
 
     async def explore(self) -> None:
         """The AI's explanation of the shown position, drawn in the replay (the explorer's drawing)."""
-        from app.explorer.panel import render_explanation, status_text
+        from app.explorer.explanation_view import render_explanation, status_text
 
         if self.explain is None or self.record is None:
             return

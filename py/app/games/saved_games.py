@@ -34,7 +34,8 @@ from app.games.saved_forms import (
 )
 from app.games.slots import MAX_KEPT, ORPHAN_MS, KeptGames, TabSlots, is_tab_id, pointer_to
 from game2048.game import Game
-from game2048.game_record import record_head, saved_record
+from game2048.game_record import saved_record
+from game2048.record_parts import record_head
 
 __all__ = [  # the names the page, its tests and its tools import from here, wherever they are defined
     "MAX_KEPT",

@@ -45,7 +45,8 @@ from app.games.saved_forms import (
     worth_keeping,
 )
 from game2048.game import Game
-from game2048.game_record import RecordError, join_parts
+from game2048.game_record import RecordError
+from game2048.record_parts import join_parts
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""

@@ -39,7 +39,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ..game_record import LINK_PARAM, encode_game
+from ..game_link import LINK_PARAM, encode_game
 from ..search import ALGORITHMS
 from . import arguments as A
 from . import review_command, suite_command

@@ -22,7 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeGuard
 
-from ..board import FULL_MASK, is_game_over, max_rank, rank_of
+from ..board import is_board, is_game_over, max_rank, rank_of
 from ..game import MAX_SEED, Game
 from ..game_record import replay
 from ..mersenne import MersenneTwister
@@ -147,7 +147,7 @@ def _position(item: Any, number: int, tile: int) -> Position:
         board = int(text, 16)
     except ValueError:
         raise ValueError(f"{where}: board {text!r} is not 16 hexadecimal digits") from None
-    if text.strip() != text or not 0 <= board <= FULL_MASK:
+    if text.strip() != text or not is_board(board):
         raise ValueError(f"{where}: board {text!r} is not 16 hexadecimal digits")
     if max_rank(board) != rank_of(tile):
         raise ValueError(f"{where}: its largest tile is {1 << max_rank(board)}, not the suite's {tile}")

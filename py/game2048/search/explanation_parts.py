@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..board import Board, to_rows
+from ..board import Board, cell_name, to_rows
 from ..evaluation.terms import Term, term_name
 from .clock import Clock
 
@@ -66,8 +66,8 @@ def weighted(term: Term, expected: bool = False) -> dict[str, Any]:
 
 
 def placement_label(cell: int, rank: int) -> str:
-    row, column = divmod(cell, 4)
-    return f"{1 << rank} at row {row + 1}, column {column + 1}"
+    """A tile the computer places, for a person: "2 at row 1, column 4"."""
+    return f"{1 << rank} at {cell_name(cell)}"
 
 
 def ply(kind: str, label: str, board: Board, remaining: int, **extra: Any) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from ..board import DIRECTIONS, WIN_RANK, Board, has_win_tile, max_rank, move, t
 from ..values import format_value, loss_value, win_value
 from . import alphabeta
 from .clock import Deadline
+from .explanation_parts import placement_label
 from .options import SearchOptions
 from .placements import make_placements, scored_placements
 from .result import Trace
@@ -85,8 +86,7 @@ def _placement_label(parent: Board, child: Board) -> str:
     diff = parent ^ child
     cell = (diff.bit_length() - 1) // 4
     rank = (child >> (4 * cell)) & 0xF
-    row, col = divmod(cell, 4)
-    return f"{1 << rank} at row {row + 1}, column {col + 1}"
+    return placement_label(cell, rank)
 
 
 class _Tracer:

@@ -9,6 +9,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from app_async import run_async
+from fake_fetch import Response, Window
 
 from app.ai.story_panel import MANIFEST_PATH, READING, NetworkStory
 from game2048.evaluation import learned
@@ -59,27 +60,6 @@ class Element:
 
     def focus(self) -> None:
         self.done.append("focused")
-
-
-class Response:
-    def __init__(self, text: str, status: int = 200) -> None:
-        self.ok, self.status, self._text = status == 200, status, text
-
-    async def text(self) -> str:
-        return self._text
-
-
-class Window:
-    def __init__(self, answers: list[Any]) -> None:
-        self.answers = answers
-        self.asked: list[str] = []
-
-    async def fetch(self, url: str) -> Response:
-        self.asked.append(url)
-        answer = self.answers.pop(0)
-        if isinstance(answer, Exception):
-            raise answer
-        return answer
 
 
 class Document:

@@ -84,7 +84,8 @@ def test_any_position_text_gives_options(raw):
 
 
 def test_a_shared_games_move_is_read_and_a_bad_one_ignored_with_a_notice() -> None:
-    from game2048.game_record import GameRecord, encode_game
+    from game2048.game_link import encode_game
+    from game2048.game_record import GameRecord
 
     record = GameRecord(3)
     for direction in ("left", "up", "left", "up", "right"):

@@ -7,7 +7,8 @@ import re
 from types import SimpleNamespace
 
 from app_async import run_async
-from test_app_explorer import Checker, Client, Document, Element
+from test_app_explanation_view import Checker
+from test_app_explorer import Client, Document, Element
 
 from app.ai import worker as ai_worker
 from app.browser.storage import MemoryBackend, Storage

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from app.explorer.panel import render_explanation
+from app.explorer.explanation_view import render_explanation
 from game2048 import board as B
 from game2048.search import explain
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from test_app_explorer import Checker
+from test_app_explanation_view import Checker
 
-from app.explorer.panel import render_explanation
+from app.explorer.explanation_view import render_explanation
 from game2048 import board as B
 from game2048.search import explain
 

@@ -247,7 +247,9 @@ def test_the_path_alpha_beta_and_a_pruned_branch_are_drawn() -> None:
     assert [item.getAttribute("data-id") for item in path] == ["0", "1", "5"]
     assert path[-1].getAttribute("aria-current") == "step"
     assert "\u03b1 = 3, \u03b2 = 3" in path[-1].text() and "\u03b1 = \u2212\u221e, \u03b2 = 3" in path[1].text()
-    assert len(path[-1].children[0].children) == 16  # the mini board
+    board = path[-1].children[0]  # the explorer's small board, named for the node
+    assert board.className == "tw-board" and board.innerHTML.count('class="mini-cell') == 16
+    assert 'aria-label="After ' in board.innerHTML
     kids = walk.kids.children
     assert [k.getAttribute("data-status") for k in kids] == ["done", "pruned", "pruned"]
     assert "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)" in kids[1].text()

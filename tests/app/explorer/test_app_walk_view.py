@@ -1,36 +1,22 @@
-"""app.explorer.walk_view's text: the walk's steps replayed and put into words, on the hand-checked board of
-tests/test_stepwise.py."""
+"""app.explorer.walk_view in CPython: a node's board is the explorer's small board, read from the trace's compact
+form and named for its node."""
 
-from app.explorer import walk_view
-from app.explorer.walk_view import walk_state
-from game2048.board import count_empty, from_rows
-from game2048.search import stepwise
+from app.explorer.drawing import mini_board
+from app.explorer.walk_view import board_label, ranks_to_rows
 
-# With "empty cells" as the evaluation, 3 cuts at depth 2.
-GOLDEN = [[16, 8, 16, 2], [2, 32, 2, 16], [16, 16, 4, 32], [2, 8, 0, 8]]
-
-
-def test_walk_state_replays_the_golden_steps() -> None:
-    trace = stepwise.compact(stepwise.trace(from_rows(GOLDEN), 2, count_empty, ordering=False, pruning=True))
-    cut_at = next(i for i, s in enumerate(trace["steps"]) if s["event"] == "cut")
-    state = walk_state(trace, cut_at - 1)
-    assert state[5] == {"status": "active", "best": 3, "last": 9, "alpha": 3, "beta": 3}
-    assert 10 not in state and 11 not in state
-    state = walk_state(trace, cut_at)
-    assert state[10] == state[11] == {"status": "pruned", "alpha": 3, "beta": 3}
-    assert walk_view.value_text(state[10]) == "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)"
-    end = walk_state(trace, len(trace["steps"]) - 1)
-    assert (end[0]["value"], end[2]["bound"], end[5]["bound"]) == (3, "upper", "lower")
-    assert walk_view.value_text(end[2]) == "value \u2264 3" and walk_view.value_text(end[5]) == "value \u2265 3"
-    assert walk_view.window_text(walk_state(trace, 0)[0]) == "\u03b1 = \u2212\u221e, \u03b2 = +\u221e"
+ROWS = [[2, 0, 4, 8], [0, 0, 0, 16], [0, 2, 0, 0], [32768, 0, 0, 4]]
+RANKS = "102300040100f002"
+"""``ROWS`` as the worker sends a node's board: one hex rank per cell, in reading order."""
 
 
-def test_the_tree_so_far_lists_the_reached_nodes_with_pruned_ones_greyed_and_the_cut() -> None:
-    trace = stepwise.compact(stepwise.trace(from_rows(GOLDEN), 2, count_empty, ordering=False, pruning=True))
-    cut_at = next(i for i, s in enumerate(trace["steps"]) if s["event"] == "cut")
-    state = walk_state(trace, cut_at)
-    html = walk_view.outline_html(trace, state, trace["steps"][cut_at]["node"])
-    assert html.count('class="tw-o ') == len(state)  # every node reached, no other
-    assert html.count("tw-o-pruned") == 2 and "pruned: \u03b1 \u2265 \u03b2 (\u03b1 = 3, \u03b2 = 3)" in html
-    assert html.count("tw-o-here") == 1
-    assert walk_view.outline_html(trace, walk_state(trace, 0), 0).count('class="tw-o ') == 1  # the root alone
+def test_a_compact_board_reads_back_as_its_rows() -> None:
+    assert ranks_to_rows(RANKS) == ROWS
+    assert ranks_to_rows("0" * 16) == [[0] * 4] * 4
+
+
+def test_a_nodes_board_is_named_for_the_node_before_its_tiles_are_read_out() -> None:
+    assert board_label({"label": "this board", "parent": None}) == "This board"
+    assert board_label({"label": "up", "parent": 0}) == "After up"
+    assert board_label({"label": "2 at row 1, column 3", "parent": 1}) == "After 2 at row 1, column 3"
+    words = "2 \u00b7 4 8; \u00b7 \u00b7 \u00b7 16; \u00b7 2 \u00b7 \u00b7; 32768 \u00b7 \u00b7 4"
+    assert f'aria-label="After up: {words}"' in mini_board(ranks_to_rows(RANKS), None, "After up")

@@ -11,7 +11,8 @@ from app.browser.storage import DISCARDED_KEY, GAME_KEY, MemoryBackend, Storage,
 from app.games.saved_games import SavedGames, describe, saved_form
 from game2048 import board as B
 from game2048.game import Game
-from game2048.game_record import decision, record_from_link
+from game2048.game_link import record_from_link
+from game2048.game_record import decision
 
 
 def played(seed: int, moves: int = 6) -> Game:

@@ -16,7 +16,7 @@ from app.games.saved_games import SavedGames, encode, saved_form
 from app.games.startup import FAILED_START, LOST_POSITION, choose_game, position_game
 from game2048 import board as B
 from game2048.game import Game
-from game2048.game_record import LINK_ALPHABET, encode_game, record_from_link
+from game2048.game_link import LINK_ALPHABET, encode_game, record_from_link
 
 KEYS = (GAME_KEY, KEPT_KEY, BEST_KEY, SETTINGS_KEY, GAMES_KEY)
 LINK = encode_game(5, ["left", "up", "right", "down"] * 3)
