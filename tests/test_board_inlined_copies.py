@@ -16,7 +16,7 @@ import pytest
 from game2048 import board as B
 from game2048 import move_tables
 from game2048.evaluation import corner
-from game2048.search import alphabeta, expectimax, placements
+from game2048.search import alphabeta_tree, expectimax, placements
 
 
 def _lines(function) -> list[str]:
@@ -44,8 +44,8 @@ def _count(lines: list[str], block: list[str]) -> int:
 @pytest.mark.parametrize(
     "function, keys, moves, wins",
     [
-        (alphabeta._player_node, 1, 1, 1),
-        (alphabeta._frontier_node, 1, 1, 1),
+        (alphabeta_tree._player_node, 1, 1, 1),
+        (alphabeta_tree._frontier_node, 1, 1, 1),
         (expectimax._Searcher.__init__, 1, 1, 0),  # player
         (expectimax._make_last_layer, 1, 1, 0),
         (placements.make_placements, 1, 0, 0),

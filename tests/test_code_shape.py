@@ -1,4 +1,5 @@
-"""The house's shape: the page's packages import downward only, no import circle, no page class or docstring too long.
+"""The house's shape: the page's packages import downward only, no import circle, no module, page class or
+docstring too long.
 
 Read from the source with ``ast`` (nothing imported): every import counts, at a module's top or inside a
 function, except those under ``if TYPE_CHECKING:`` (annotations only, never run).  ``py/app``'s packages are
@@ -21,6 +22,9 @@ games (replays show explanations), the AI (its panel names the glossary's words)
 APP_TOP = {"__init__.py", "main.py", "page.py"}
 MAX_APP_ENTRIES = 8
 MAX_CLASS_LINES = 350
+MAX_MODULE_LINES = 500
+"""The longest module of ``py/``: past it a module holds more than one job (and the growth a class cap stops must
+not move into free functions)."""
 MAX_DOCSTRING_LINES = 30
 
 
@@ -147,6 +151,27 @@ def test_no_page_class_is_longer_than_350_lines(path):
             assert node.end_lineno is not None
             length = node.end_lineno - node.lineno + 1
             assert length <= MAX_CLASS_LINES, f"{node.name} is {length} lines: split it by its jobs"
+
+
+def long_modules(root: Path, most: int = MAX_MODULE_LINES) -> dict[str, int]:
+    """The modules below ``root`` longer than ``most`` lines, with their lengths."""
+    found = {}
+    for path in sorted(root.rglob("*.py")):
+        lines = len(path.read_text().splitlines())
+        if "__pycache__" not in path.parts and lines > most:
+            found[str(path.relative_to(root))] = lines
+    return found
+
+
+def test_no_module_in_py_is_longer_than_500_lines():
+    assert long_modules(ROOT / "py") == {}, "split the module by its jobs, each in a module named for it"
+
+
+def test_the_length_check_sees_a_long_module(tmp_path):
+    (tmp_path / "short.py").write_text("x = 1\n" * 500)
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "long.py").write_text("x = 1\n" * 501)
+    assert long_modules(tmp_path) == {"pkg/long.py": 501}
 
 
 def test_no_module_docstring_is_longer_than_30_lines():

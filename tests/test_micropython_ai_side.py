@@ -289,18 +289,18 @@ stopped = []
 editor = PositionEditor(document, session, View(), saved, lambda f: f, stopped.append, True)
 out = [list(document.defaultView.history.urls)]
 document.getElementById("edit-toggle").dispatch("click")
-cells = editor.cell_buttons
+cells = editor.cells.cell_buttons
 cells[0].dispatch("click")
 cells[0].dispatch("click", shift=True)
 cells[5].dispatch("contextmenu")
 for key in ("1", "0", "2", "4", "ArrowDown", "6", "Enter", "7", "Backspace"):
-    cells[editor.selected].dispatch("keydown", key=key)
-out.append([editor.values, editor.link(), document.getElementById("editor-status").textContent, stopped])
-editor.paste_input.value = "2 4 8 16 / . . . 32 / - - - 64 / 0 0 2 128"
-editor.paste()
-out.append([editor.values, editor.link()])
-out.append(document.getElementById("editor-bar").dump() + editor.cells_el.dump())
-editor.clear_board()
+    cells[editor.cells.selected].dispatch("keydown", key=key)
+out.append([editor.cells.values, editor.text.link(), document.getElementById("editor-status").textContent, stopped])
+editor.text.paste_input.value = "2 4 8 16 / . . . 32 / - - - 64 / 0 0 2 128"
+editor.text.paste()
+out.append([editor.cells.values, editor.text.link()])
+out.append(document.getElementById("editor-bar").dump() + editor.cells.cells_el.dump())
+editor.cells.clear_board()
 cells[3].dispatch("click")
 out.append([editor.play_from_here(), editor.editing, document.getElementById("editor-status").textContent])
 editor.cancel()
@@ -438,7 +438,8 @@ TEAM = """
 import asyncio
 
 import app.ai.client as ai_client
-from app.ai.split import AiTeam, merge, team_size, worker_count
+from app.ai.split import AiTeam, team_size, worker_count
+from game2048.search.split_merge import merge
 
 ai_client.TIMEOUT_SLACK_S = 0.05
 PARTS = json.loads(DATA)

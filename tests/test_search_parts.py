@@ -1,6 +1,6 @@
 """One expectimax decision shared among workers: the moves dealt, each part's search, and the merged decision.
 
-The merge itself is the page's (``app.ai.split.merge``, MicroPython on the main thread); these tests pin it to
+The merge itself runs on the page's main thread (``split_merge.merge``, in MicroPython); these tests pin it to
 one worker's search, as the page's workers run it.
 """
 
@@ -11,13 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import boards
 
-from app.ai.split import merge
 from game2048 import board as B
 from game2048.evaluation import rows
 from game2048.game import Game
 from game2048.move_tables import afterstates
 from game2048.search import SearchOptions, decide_part, expectimax
 from game2048.search.clock import Deadline
+from game2048.search.split_merge import merge
 
 EVALUATE = rows.make_evaluator()
 

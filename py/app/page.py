@@ -25,9 +25,10 @@ from app.browser.page_options import forget_option
 from app.browser.panel_focus import KeysBack
 from app.browser.storage import TAB_CHARS, MemoryBackend, Storage, browser_backend, session_tab_id, set_session_tab_id
 from app.browser.wiring import Wiring
+from app.games.game_hold import GameHold
 from app.games.game_switch import GameSwitcher
 from app.games.saved_games import SavedGames
-from app.games.startup import choose_game, fresh_game
+from app.games.startup import Start, choose_game, fresh_game
 from game2048.board import to_rows
 from game2048.game import fresh_seed
 from game2048.game_link import LINK_MOVE_PARAM, LINK_PARAM
@@ -198,18 +199,45 @@ def build_editor(
     return PositionEditor(document, session, view, saved, create_proxy, controls.hold, from_link)
 
 
-async def main(
-    storage: Storage, query: str, start_ai_worker: Callable[[int], Any], notices: tuple[str, ...] = ()
-) -> PlaySession:
-    """Build and wire the page over ``storage`` for the address ``query``, in steps; the game's session."""
-    await pause("modules")  # the page's first modules are loaded; the board next
+def asked(session: PlaySession, name: str) -> Callable[[], None]:
+    """What a game key or button does: ask ``name`` (restart, keep_going, undo, redo) of the session, in order."""
+    return lambda: session.submit(Intent(name))
+
+
+def move_in(session: PlaySession) -> Callable[[Any], None]:
+    """What a move key, a swipe or a drag does: the move asked of the session, in order."""
+    return lambda direction: session.submit(Intent.move(direction))
+
+
+class AiSide:
+    """The AI's parts the rest of the page is wired to: the workers (``client``), the settings panel, the controls,
+    the search explorer built at its first use, and what the AI's keys do (``actions``, by action name)."""
+
+    def __init__(
+        self, client: "AiTeam", panel: "AiPanel", controls: "AiControls", explorer: OnDemand, actions: dict
+    ) -> None:
+        self.client = client
+        self.panel = panel
+        self.controls = controls
+        self.explorer = explorer
+        self.actions = actions
+
+
+def open_saved_games(storage: Storage) -> SavedGames:
+    """This tab's saved games over ``storage``, under this tab's own id, left when the page is hidden and taken
+    back when it is shown again from the back-forward cache."""
     saved = SavedGames(storage, session_tab_id(window, new_tab_id), clock)
     saved.claim(new_tab_id, lambda tab: set_session_tab_id(window, tab))  # a duplicated tab takes an id of its own
     on_event(window, "pagehide", lambda _event: saved.leave())
     on_event(window, "pageshow", lambda event: saved.arrive() if event.persisted else None)
-    view = BoardView(document)
-    start = choose_game(query, saved, clock)
-    await pause("game")  # the saved games are read and the game chosen; the board next
+    return saved
+
+
+def build_session(
+    storage: Storage, saved: SavedGames, view: BoardView, start: Start
+) -> tuple[PlaySession, GameSwitcher]:
+    """The game chosen at start, in play on the board (its saved record replayed once the page is playable), the
+    switcher between games, the reduce-motion switch, and the arrows given back to the board after a click."""
     session = PlaySession(start.game, view, saved, new_game=lambda: fresh_game(start.seed, clock()), clock=clock)
     session.start()
     session.restore_history()  # replays the saved game's record once the page is playable
@@ -221,28 +249,20 @@ async def main(
     system_reduces = bool(window.matchMedia("(prefers-reduced-motion: reduce)").matches)
     _keep_alive.append(MotionToggle(document, storage, create_proxy, pace, system_reduces))
     _keep_alive.append(KeysBack(document, Wiring(create_proxy)))  # after any click on a control, the arrows play
-    await pause("board")  # the board is drawn; the AI's modules next
+    return session, switcher
+
+
+async def build_ai(
+    storage: Storage, query: str, start_ai_worker: Callable[[int], Any], session: PlaySession, view: BoardView
+) -> AiSide:
+    """The AI side, in the start's steps ``ai-modules``, ``ai-panel`` and (the explorer left open) ``explorer``:
+    its modules, the team of workers (connected last, by ``main``), its panel, its controls, the coach, and the
+    explorer with the network's story, built at first use."""
     from app.ai.controls import ACTIONS, AiControls
     from app.ai.panel import AiPanel
     from app.ai.split import AiTeam, team_size
 
     await pause("ai-modules")  # the AI's parts next
-
-    def move(direction) -> None:
-        session.submit(Intent.move(direction))
-
-    def restart() -> None:
-        session.submit(Intent("restart"))
-
-    def keep_going() -> None:
-        session.submit(Intent("keep_going"))
-
-    def undo() -> None:
-        session.submit(Intent("undo"))
-
-    def redo() -> None:
-        session.submit(Intent("redo"))
-
     workers, workers_notice = team_size(query, window.navigator)
     if workers_notice:
         view.show_notice(workers_notice)
@@ -265,66 +285,108 @@ async def main(
     if storage.settings().get("explorer"):  # left open: built now, and shown as it was left
         explorer()
         await pause("explorer")
-    await pause("ai")  # the modules of the keys next
-    from app.board.inputs import KEY_ACTIONS, InputRouter
-    from app.explorer.glossary import TermTips, mark_terms
+    actions = {"explorer": toggle_explorer}
+    actions.update({name: controls.shortcut(name) for name in ACTIONS})
+    return AiSide(client, ai_panel, controls, explorer, actions)
 
-    await pause("key-modules")  # the keys next
-    editor = OnDemand(lambda: build_editor(session, view, saved, controls, start.from_link))
+
+async def build_panels(
+    session: PlaySession, view: BoardView, saved: SavedGames, switcher: GameSwitcher, ai: AiSide, from_link: bool
+) -> GameHold:
+    """The position editor and Your games with the replay, each built at its first use (its key or its button);
+    the editor at once, in the step ``editor``, for a position opened from a link, which it drops from the address."""
+    editor = OnDemand(lambda: build_editor(session, view, saved, ai.controls, from_link))
     toggle_editor = toggle_at_first_use(editor, "edit-toggle", "position editor", view)
-    if start.from_link:  # the editor drops the link's position from the address: the game is that position now
+    if from_link:  # the editor drops the link's position from the address: the game is that position now
         editor()
         await pause("editor")
-    games = OnDemand(lambda: build_games(session, saved, switcher, controls, client, explorer))
+    games = OnDemand(lambda: build_games(session, saved, switcher, ai.controls, ai.client, ai.explorer))
     toggle_games, replay_current = games_at_first_use(games, view)
-    actions = {"restart": restart, "resume kept": switcher.resume_kept, "undo": undo, "redo": redo}
-    actions.update({"explorer": toggle_explorer, "games": toggle_games, "replay": replay_current})
-    actions.update({name: controls.shortcut(name) for name in ACTIONS})
+    return GameHold(editor, games, toggle_editor, toggle_games, replay_current)
 
-    def editing() -> bool:
-        return editor.part is not None and editor.part.editing  # not built: nothing is being edited
 
-    def replaying() -> bool:
-        return games.part is not None and games.part.view.is_open  # not built: no replay is open
+def key_handlers(
+    key_actions: "dict[str, str]", session: PlaySession, switcher: GameSwitcher, ai: AiSide, hold: GameHold
+) -> "tuple[dict[str, Callable[[], None]], dict[str, Callable[[], None]]]":
+    """What each game key does (``key_actions``: a key's action name) and the history keys (Ctrl/Cmd+Z,
+    Ctrl+Shift+Z, Ctrl+Y), none while a position is edited or a replay is open; but the editor's own key, which
+    also plays the edited position."""
+    undo, redo = asked(session, "undo"), asked(session, "redo")
+    actions = {"restart": asked(session, "restart"), "resume kept": switcher.resume_kept, "undo": undo, "redo": redo}
+    actions.update({"games": hold.toggle_games, "replay": hold.replay_current})
+    actions.update(ai.actions)
+    game_keys = {key: hold.guard(actions[name]) for key, name in key_actions.items() if name in actions}
+    edit = next(key for key, name in key_actions.items() if name == "edit")  # it plays the edited position too:
+    game_keys[edit] = lambda: None if hold.replaying() else hold.toggle_editor()  # not guarded by the editing
+    return game_keys, {"undo": hold.guard(undo), "redo": hold.guard(redo)}
 
-    def guard(action: Callable[..., None]) -> Callable[..., None]:
-        """While a position is edited or a replay is open, game moves and game keys do nothing."""
-        return lambda *args: None if editing() or replaying() else action(*args)
 
-    game_keys = {key: guard(actions[name]) for key, name in KEY_ACTIONS.items() if name in actions}
-    edit = next(key for key, name in KEY_ACTIONS.items() if name == "edit")  # it plays the edited position too:
-    game_keys[edit] = lambda: None if replaying() else toggle_editor()  # not guarded by the editing it ends
-    history_keys = {"undo": guard(undo), "redo": guard(redo)}  # Ctrl/Cmd+Z, Ctrl+Shift+Z, Ctrl+Y
-    router = InputRouter(document, view.board_el, guard(move), game_keys, history_keys)
-    await pause("keys")
-    mark_terms(document)  # the readout's and the settings' words explain themselves (app.explorer.glossary)
-    _keep_alive.extend([controls, ai_panel, editor, router, games, TermTips(document, create_proxy)])
+def wire_buttons(session: PlaySession, switcher: GameSwitcher, view: BoardView, hold: GameHold) -> None:
+    """The game's buttons (undo and redo do nothing while a position is edited), the notice's, and the saved games
+    another tab of this page changed."""
+    restart, undo, redo = asked(session, "restart"), asked(session, "undo"), asked(session, "redo")
     on_click("new-game", restart)
     on_click("win-new-game", restart)
     on_click("try-again", restart)
-    on_click("keep-going", keep_going)
+    on_click("keep-going", asked(session, "keep_going"))
     on_click("kept-games", switcher.resume_kept)
-    on_click("undo", lambda: None if editing() else undo())
-    on_click("redo", lambda: None if editing() else redo())
+    on_click("undo", lambda: None if hold.editing() else undo())
+    on_click("redo", lambda: None if hold.editing() else redo())
     on_click("notice-close", view.hide_notice)
     on_click("notice-action", view.run_notice_action)
     on_event(window, "storage", lambda event: switcher.on_storage(_text(event.key), _text(event.newValue)))
-    shown = list(notices) + list(start.notices) + list(storage.take_notices())  # the last: refused settings
-    if shown:
-        view.show_notice(" ".join(shown))
+
+
+def show_start(view: BoardView, notices: "list[str]", start: Start, hold: GameHold) -> None:
+    """What the start has to say (``notices``, in one notice), and the shared game a link opened, in the replay."""
+    if notices:
+        view.show_notice(" ".join(notices))
     if start.shared is not None:
         forget_option(window, LINK_PARAM)  # a reload goes back to the game; the link still opens the replay
         forget_option(window, LINK_MOVE_PARAM)
-        games().view.open(start.shared, "Shared game", start.shared_move, deciders_known=False)  # moves only
+        hold.games().view.open(start.shared, "Shared game", start.shared_move, deciders_known=False)  # moves only
 
+
+def mark_ready() -> None:
+    """The page is playable: the footer names the interpreters, the spinner goes, and the body says so
+    (``data-ready``, which the tests and benches wait for, with when the modules were loaded and when it was)."""
     document.getElementById("runtime-line").textContent = runtime_line(sys.implementation)
     document.getElementById("loading").hidden = True
     document.body.setAttribute("data-imported-ms", f"{IMPORTED_MS:.0f}")
     document.body.setAttribute("data-ready-ms", f"{window.performance.now():.0f}")
     document.body.setAttribute("data-ready", "true")
+
+
+async def main(
+    storage: Storage, query: str, start_ai_worker: Callable[[int], Any], notices: tuple[str, ...] = ()
+) -> PlaySession:
+    """Build and wire the page over ``storage`` for the address ``query``, in steps; the game's session."""
+    await pause("modules")  # the page's first modules are loaded; the board next
+    saved = open_saved_games(storage)
+    view = BoardView(document)
+    start = choose_game(query, saved, clock)
+    await pause("game")  # the saved games are read and the game chosen; the board next
+    session, switcher = build_session(storage, saved, view, start)
+    await pause("board")  # the board is drawn; the AI's modules next
+    ai = await build_ai(storage, query, start_ai_worker, session, view)
+    await pause("ai")  # the modules of the keys next
+    from app.board.inputs import KEY_ACTIONS, InputRouter
+    from app.explorer.glossary import TermTips, mark_terms
+
+    await pause("key-modules")  # the keys next
+    hold = await build_panels(session, view, saved, switcher, ai, start.from_link)
+    game_keys, history_keys = key_handlers(KEY_ACTIONS, session, switcher, ai, hold)
+    router = InputRouter(document, view.board_el, hold.guard(move_in(session)), game_keys, history_keys)
+    await pause("keys")
+    mark_terms(document)  # the readout's and the settings' words explain themselves (app.explorer.glossary)
+    _keep_alive.extend([ai.controls, ai.panel, hold.editor, router, hold.games, TermTips(document, create_proxy)])
+    wire_buttons(session, switcher, view, hold)
+    shown = list(notices) + list(start.notices) + list(storage.take_notices())  # the last: refused settings
+    show_start(view, shown, start, hold)
+    mark_ready()
     # The worker has been loading its own interpreter since the page opened; the AI buttons come alive
     # when it answers.
-    _keep_alive.append(asyncio.create_task(controls.connect()))
+    _keep_alive.append(asyncio.create_task(ai.controls.connect()))
     return session
 
 
@@ -354,56 +416,25 @@ def build_games(
     explorer: "OnDemand",
 ) -> "Replays":
     """The replay dialog and the "Your games" panel (``.view`` and ``.panel`` of the ``Replays`` given), their
-    modules imported now, wired to the session, storage, AI and each other."""
-    from app.browser.outside_data import date_ms
-    from app.games.panel import GamesPanel
-    from app.games.replay_view import ReplayView
-    from app.games.replays import Replays
-    from app.games.review_panel import ReviewPanel
-    from app.games.review_store import ReviewStore, with_accuracy
+    modules imported now, wired to the session, storage, AI and each other (``app.games.replay_parts``)."""
+    from app.games.replay_parts import build_replays
 
     async def explain_board(board: int) -> dict:
         return await client.explain(explorer().request_for(controls.panel.settings.request(to_rows(board))))
 
-    review_moves = move_grader(client, controls.panel)
-
-    def show_games() -> None:
-        panel.show_games(with_accuracy(saved.finished.records(), ReviewStore(saved.storage).accuracies()))
-        notices = saved.take_notices()
-        if notices:
-            panel.say(" ".join(notices))
-
-    def date_text(ms: Any) -> str:
-        """A game's start in the browser's local time, ``YYYY-MM-DD HH:MM``; a dash for none, or for a time that
-        is no date (``outside_data.date_ms``: a stored record may hold any number), so it never raises."""
-        checked = date_ms(ms)
-        if checked is None:
-            return "\u2014"
-        moment = window.Date.new(checked)
-        parts = (moment.getMonth() + 1, moment.getDate(), moment.getHours(), moment.getMinutes())
-        return f"{moment.getFullYear()}-" + "{:02d}-{:02d} {:02d}:{:02d}".format(*parts)
-
-    replays = Replays(session, saved, lambda text: panel.say(text))
-    panel = GamesPanel(document, create_proxy, replays.open, replays.use_file, replays.current, show_games, date_text)
-    replays.panel = panel
-    replays.view = ReplayView(
-        document, create_proxy, lambda record, step: switcher.play_from(record, step, clock()), explain_board
-    )
     panel_ai = controls.panel
-    replays.review = ReviewPanel(
+    return build_replays(
         document,
         create_proxy,
-        replays.view,
-        review_moves,
-        ReviewStore(saved.storage),
+        on_event,
+        session,
+        saved,
+        lambda record, step: switcher.play_from(record, step, clock()),
+        explain_board,
+        move_grader(client, panel_ai),
         lambda: panel_ai.network_ready,
         panel_ai.fetch_network,
     )
-    replays.review.on_done.append(lambda: show_games() if panel.is_open else None)
-    panel.on_review = replays.open_reviewed
-    on_event(document.getElementById("over-review"), "click", lambda _event: replays.review_current())
-    session.listeners.append(lambda event, *_: show_games() if panel.is_open and event in ("over", "restart") else None)
-    return replays
 
 
 def move_grader(client: "AiClient | AiTeam", panel: "AiPanel") -> "Callable[[dict], Awaitable[dict]]":

@@ -12,7 +12,8 @@ page's main thread imports it.
 
 from .board import DIRECTIONS, Direction
 from .game import MAX_SEED
-from .game_record import MAX_MOVES, GameRecord, RecordError, checked_moves, checked_seed, shown
+from .game_record import GameRecord
+from .record_checks import MAX_MOVES, RecordError, checked_moves, checked_seed, shown
 
 try:  # names for annotations only: MicroPython skips annotations and has no typing module
     from typing import Any

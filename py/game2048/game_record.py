@@ -8,18 +8,27 @@ on (so a record made today replays the same game as long as a seed does).
 Each move carries ``None`` (a person chose it) or the AI's decision summary;
 the result (max tile, score, moves, won / lost / unfinished) is never trusted
 from outside: it is derived by replaying, and a stored one must agree.  The
-checks of outside values (``checked_seed``, ``checked_moves``...) are public
-for the modules that read other forms of a record: ``game_link`` (a share
-link) and ``record_parts`` (the page's storage in parts).
+checks of outside values (``checked_seed``, ``checked_moves``...) are
+``record_checks``', shared with the other forms of a record: ``game_link`` (a
+share link) and ``app.games.record_parts`` (the page's storage in parts).
 
 Plain Python that CPython, Pyodide and MicroPython share, like ``board``: the
 page's main thread imports it.
 """
 
-import math
-
 from .board import DIRECTIONS, Board, Direction, max_rank
-from .game import MAX_SEED, Game
+from .game import Game
+from .record_checks import MAX_MOVES as MAX_MOVES  # the record's length and error, re-exported: read by its readers
+from .record_checks import RecordError as RecordError
+from .record_checks import (
+    checked_decision,
+    checked_moves,
+    checked_seed,
+    checked_time,
+    decisions_shown,
+    not_whole,
+    shown,
+)
 
 try:  # names for annotations only: MicroPython skips annotations and has no typing module
     from typing import Any
@@ -27,19 +36,10 @@ except ImportError:
     pass
 
 RECORD_VERSION = 1
-MAX_MOVES = 100_000
-"""Longer records and links are refused before they are read: a game to 2048 takes about 1,000 moves."""
 OUTCOMES = ("won", "lost", "unfinished")
 """A game is won once 2048 is reached (even if lost later), lost when no move is left, else unfinished."""
-DECISION_FIELDS = ("algorithm", "preset", "depth", "think_ms", "rescued")
-"""An AI move's summary: who decided, how deep the search got, how long it took (ms), and whether the rescue
-search of a proven loss chose the move."""
 MOVE_LETTERS = "urdl"
 """One letter a move in the saved form, in ``DIRECTIONS`` order."""
-MAX_NAME_CHARS = 40
-"""The longest algorithm or preset name a decision may carry."""
-MAX_THINK_MS = 86_400_000.0
-"""The longest think time a decision may carry (a day): longer is not a measurement."""
 
 _LETTER = {}
 _DIRECTION_OF_LETTER = {}
@@ -48,14 +48,10 @@ for _i, _direction in enumerate(DIRECTIONS):
     _DIRECTION_OF_LETTER[MOVE_LETTERS[_i]] = _direction
 
 
-class RecordError(ValueError):
-    """A record that is not a game this engine could have played; the message says what is wrong."""
-
-
 def decision(algorithm: str, preset: str, depth: int, think_ms: float, rescued: bool = False) -> "dict[str, Any]":
     """An AI move's summary, checked, its think time rounded to 0.1 ms (finer is noise, and bytes on disk)."""
     summary = {"algorithm": algorithm, "preset": preset, "depth": depth, "think_ms": think_ms, "rescued": rescued}
-    summary = _checked_decision(summary, "a decision")
+    summary = checked_decision(summary, "a decision")
     summary["think_ms"] = round(float(think_ms), 1)
     return summary
 
@@ -99,15 +95,17 @@ class GameRecord:
         if decisions is None:
             decisions = [None] * len(self.moves)
         if not isinstance(decisions, list) or len(decisions) != len(self.moves):
-            raise RecordError(f"a record has one decision per move: {len(self.moves)} moves, {_count(decisions)}")
+            raise RecordError(
+                f"a record has one decision per move: {len(self.moves)} moves, {decisions_shown(decisions)}"
+            )
         self.decisions = [
-            None if d is None else _checked_decision(d, f"the decision of move {n}") for n, d in enumerate(decisions, 1)
+            None if d is None else checked_decision(d, f"the decision of move {n}") for n, d in enumerate(decisions, 1)
         ]
         if not_whole(undos) or undos < 0:
             raise RecordError(f"the record's undos is not a non-negative whole number: {shown(undos)}")
         self.undos = undos
-        self.started = _checked_time(started, "started")
-        self.ended = _checked_time(ended, "ended")
+        self.started = checked_time(started, "started")
+        self.ended = checked_time(ended, "ended")
         # Who chose each move, when a share link says only that (``record_from_link``): True for the AI.  None when
         # ``decisions`` say it, or nothing does (a link of ``MOVES_ONLY_VERSION``).
         self.by_ai: list[bool] | None = None
@@ -131,7 +129,7 @@ class GameRecord:
         if direction not in _LETTER:
             raise RecordError(f"a move is one of up, right, down, left; got {shown(direction)}")
         if decision is not None:
-            decision = _checked_decision(decision, "the move's decision")
+            decision = checked_decision(decision, "the move's decision")
         if len(self.moves) >= MAX_MOVES:
             raise RecordError(f"a record holds at most {MAX_MOVES} moves")
         _play(self._replayed(), direction, len(self.moves) + 1, decision)
@@ -243,11 +241,11 @@ def summary_of(data: Any) -> "dict[str, Any]":
     elif isinstance(rows, list) and len(rows) == len(letters):
         ai_moves = len(rows) - rows.count(None)
     else:
-        raise RecordError(f"a record has one decision per move: {len(letters)} moves, {_count(rows)}")
+        raise RecordError(f"a record has one decision per move: {len(letters)} moves, {decisions_shown(rows)}")
     return {
         "seed": seed,
-        "started": _checked_time(data.get("started"), "started"),
-        "ended": _checked_time(data.get("ended"), "ended"),
+        "started": checked_time(data.get("started"), "started"),
+        "ended": checked_time(data.get("ended"), "ended"),
         "moves": moves,
         "max_tile": max_tile,
         "score": score,
@@ -292,7 +290,8 @@ def saved_form(
     ended: "float | None",
     result: "dict[str, Any]",
 ) -> "dict[str, Any]":
-    """``to_dict``'s form of these fields (``record_parts`` makes a record's head with it, its moves left out)."""
+    """``to_dict``'s form of these fields (``app.games.record_parts`` makes a record's head with it, its moves
+    left out)."""
     data = {
         "version": RECORD_VERSION,
         "seed": seed,
@@ -420,7 +419,7 @@ def _unpack_decisions(deciders: Any, rows: Any, count: int) -> "list[dict[str, A
     ):
         raise RecordError(f"the record's deciders are not a list of [algorithm, preset]: {shown(deciders)}")
     if not isinstance(rows, list) or len(rows) != count:
-        raise RecordError(f"a record has one decision per move: {count} moves, {_count(rows)}")
+        raise RecordError(f"a record has one decision per move: {count} moves, {decisions_shown(rows)}")
     decisions: list[dict[str, Any] | None] = []
     for number, row in enumerate(rows, 1):
         if row is None:
@@ -433,80 +432,3 @@ def _unpack_decisions(deciders: Any, rows: Any, count: int) -> "list[dict[str, A
             {"algorithm": algorithm, "preset": preset, "depth": row[1], "think_ms": row[2], "rescued": row[3]}
         )
     return decisions
-
-
-def _checked_decision(summary: Any, what: str) -> "dict[str, Any]":
-    """A copy of ``summary`` if it has exactly ``DECISION_FIELDS``, each of its kind; ``RecordError`` otherwise."""
-    if not isinstance(summary, dict) or len(summary) != len(DECISION_FIELDS):
-        raise RecordError(f"{what} is not a summary of {', '.join(DECISION_FIELDS)}: {shown(summary)}")
-    for name in ("algorithm", "preset"):
-        value = summary.get(name)
-        if not isinstance(value, str) or not 0 < len(value) <= MAX_NAME_CHARS:
-            raise RecordError(f"{what} has no {name} name: {shown(value)}")
-    depth: Any = summary.get("depth")  # outside data, checked below
-    think_ms: Any = summary.get("think_ms")
-    rescued: Any = summary.get("rescued")
-    if not_whole(depth) or depth < 0:
-        raise RecordError(f"{what} has a depth that is not a non-negative whole number: {shown(depth)}")
-    if not _is_finite(think_ms) or think_ms < 0 or think_ms > MAX_THINK_MS:
-        raise RecordError(f"{what} has a think time that is not a number of ms: {shown(think_ms)}")
-    if not isinstance(rescued, bool):
-        raise RecordError(f"{what} has a rescued flag that is not true/false: {shown(rescued)}")
-    return {
-        "algorithm": summary["algorithm"],
-        "preset": summary["preset"],
-        "depth": depth,
-        "think_ms": think_ms,
-        "rescued": rescued,
-    }
-
-
-def checked_moves(moves: Any) -> "list[Direction]":
-    """A copy of ``moves`` if it is a list (or tuple) of at most ``MAX_MOVES`` directions."""
-    if moves is None:
-        return []
-    if not isinstance(moves, (list, tuple)):
-        raise RecordError(f"the moves are not a list of directions: {shown(moves)}")
-    if len(moves) > MAX_MOVES:
-        raise RecordError(f"a record holds at most {MAX_MOVES} moves, not {len(moves)}")
-    for number, direction in enumerate(moves, 1):
-        if direction not in _LETTER:
-            raise RecordError(f"move {number} is not a direction (up, right, down, left): {shown(direction)}")
-    return list(moves)
-
-
-def checked_seed(seed: Any, what: str) -> int:
-    """``seed`` if it is a seed ``Game.new`` takes; ``RecordError`` naming ``what`` otherwise."""
-    if not_whole(seed) or not 0 <= seed <= MAX_SEED:
-        raise RecordError(f"{what} is not a whole number from 0 to 2^63-1: {shown(seed)}")
-    checked: int = seed
-    return checked
-
-
-def _checked_time(value: Any, name: str) -> "float | None":
-    if value is not None and (not _is_finite(value) or value < 0):
-        raise RecordError(f"the record's {name} time is not a number of ms since 1970: {shown(value)}")
-    checked: float | None = value
-    return checked
-
-
-def _is_finite(value: Any) -> bool:
-    """An int or a finite float (a huge int is fine: it is never made a float here)."""
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def not_whole(value: Any) -> bool:
-    """Whether ``value`` is not an int (a bool is not one: JSON's true is not a count)."""
-    return isinstance(value, bool) or not isinstance(value, int)
-
-
-def _count(items: Any) -> str:
-    return f"{len(items)} decisions" if isinstance(items, list) else f"decisions {shown(items)}"
-
-
-def shown(value: Any) -> str:
-    """A value for a message, cut short: saved data and links can be any size."""
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."

@@ -254,7 +254,7 @@ def test_an_ai_step_still_thinking_when_edit_opens_never_moves_the_game(open_pag
     assert run.errors == []
 
 
-EDITOR_MODULES = {"app.games.editor"}
+EDITOR_MODULES = {"app.games.editor", "app.games.edited_board", "app.games.editor_share"}
 """What the position editor alone imports: none of it before the editor is first opened."""
 
 

@@ -4,7 +4,7 @@
 (``primary``) does everything it did (explanations, the walk, the network's
 download), and for an expectimax decision the helpers each search a share of
 the root's moves (``game2048.search.decide_part``: every move to its
-``SHARED_DEPTH``, then its own).  ``merge`` takes, from all the parts, the
+``SHARED_DEPTH``, then its own).  ``game2048.search.split_merge.merge`` takes, from all the parts, the
 deepest depth at which every legal move has a value, so a helper that fails,
 or answers late, costs depth, never the answer: the primary's part alone
 covers every move at the shared depths.  A helper that raises is dropped; one
@@ -21,7 +21,7 @@ from app.ai.client import AiClient
 from app.browser.clock import monotonic, sleep
 from app.browser.outside_data import BadData, read_int
 from app.browser.url_query import query_params
-from game2048.board import DIRECTIONS
+from game2048.search.split_merge import merge
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -77,78 +77,6 @@ def team_size(query: str, navigator: "Any") -> "tuple[int, str | None]":
     except BadData as exc:
         plural = "s" if count > 1 else ""
         return count, f"Ignored ?workers= ({exc}); the AI uses {count} worker{plural}, as this device allows."
-
-
-def merge(parts: "list[dict[str, Any]]", request: "dict[str, Any]") -> "dict[str, Any] | None":
-    """The decision from the parts' answers (``think_part``), as ``think`` answers; None if they cover nothing.
-
-    The depth is the deepest at which every legal move (``moves``, which every part lists) has a value, a
-    part's last iteration standing for every deeper one when it was
-    ``exhausted``; the move is the best value there, ties to the first in ``board.DIRECTIONS``, as one worker
-    keeps them.  The answer is ``search.result.SearchResult.to_dict()``'s, written out here because the page's
-    MicroPython has no dataclasses (``tests/test_search_parts.py`` pins the two together).
-    """
-    values: dict[int, dict[int, float]] = {}
-    standing: dict[int, int] = {}  # move -> the depth its values stand from for every deeper one
-    legal: set[int] = set()
-    deepest = 0
-    for part in parts:
-        iterations = part.get("iterations") or []
-        legal.update(part.get("moves") or [])
-        for depth, root in iterations:
-            deepest = max(deepest, depth)
-            for index, value in root:
-                values.setdefault(index, {}).setdefault(depth, value)
-        if part.get("exhausted") and iterations:
-            depth, root = iterations[-1]
-            for index, _ in root:
-                standing[index] = min(standing.get(index, depth), depth)
-    if not legal:
-        return None
-
-    def value_at(index: int, depth: int) -> "float | None":
-        known = values.get(index, {})
-        if depth in known:
-            return known[depth]
-        if index in standing and standing[index] <= depth:
-            return known[standing[index]]
-        return None
-
-    chosen = None
-    for depth in range(deepest, 0, -1):
-        found = []
-        for index in sorted(legal):
-            value = value_at(index, depth)
-            if value is None:
-                break
-            found.append((index, value))
-        else:
-            chosen = depth, found
-            break
-    if chosen is None:
-        return None
-    depth, found = chosen
-    best_index, best_value = found[0]
-    for index, value in found[1:]:
-        if value > best_value:
-            best_index, best_value = index, value
-    nodes = sum(int(part.get("nodes") or 0) for part in parts)
-    elapsed = max(float(part.get("elapsed_ms") or 0.0) for part in parts)
-    return {
-        "ok": True,
-        "move": DIRECTIONS[best_index],
-        "depth": depth,
-        "nodes": nodes,
-        "cutoffs": sum(int(part.get("cutoffs") or 0) for part in parts),
-        "elapsed_ms": elapsed,
-        "score": best_value,
-        "algorithm": "expectimax",
-        "preset": request.get("preset"),
-        "think_ms": float(request["think_ms"]) if request.get("depth") is None and request.get("think_ms") else None,
-        "rescued": False,
-        "nodes_per_second": nodes / (elapsed / 1000.0) if elapsed > 0 else 0.0,
-        "workers": len(parts),
-    }
 
 
 async def _heap_bytes(client: AiClient) -> int:

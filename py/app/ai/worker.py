@@ -82,7 +82,8 @@ def think_part(request_json: str) -> str:
     """One worker's share of an expectimax decision searched by several (``search.decide_part``), as JSON.
 
     Request: ``think``'s plus ``part`` and ``parts``; answer ``{"ok": true, "iterations", "exhausted",
-    "nodes", "cutoffs", "elapsed_ms"}`` (``app.ai.split.merge`` makes the decision), or ``ok`` false and why.
+    "nodes", "cutoffs", "elapsed_ms"}`` (``game2048.search.split_merge.merge`` makes the decision), or ``ok``
+    false and why.
     """
 
     def compute(request: dict[str, Any]) -> dict[str, Any]:

@@ -1,45 +1,20 @@
-"""The explorer's small drawing pieces, shared by its parts: a small board, a signed difference, a cell's name.
+"""The explorer's small drawing pieces, shared by its parts: a bar's width, a number, a difference, a cell's name.
 
-Plain functions that return HTML or text (every text escaped), so CPython
-tests read them without a browser and the page's MicroPython runs them.
+Plain functions that return text or numbers, so CPython tests read them
+without a browser and the page's MicroPython runs them (the small board is
+``app.board.mini_board``, the page's).
 """
 
-from html import escape
 from math import floor, isfinite, log10
 
-from app.board.view import colour_class
 from game2048.board import cell_name as board_cell_name
 from game2048.values import WIN_SCORE, fixed, format_value
-
-
-def mini_board(rows: list[list[int]], mark: int | None = None, label: str = "") -> str:
-    """A small 4×4 board; ``mark`` outlines one cell (the tile just placed).
-
-    Each tile carries its number of digits (``digits-N``), so the style sizes
-    a 16384 to stay on one line and readable (explorer.css).
-    """
-    cells = []
-    for r, row in enumerate(rows):
-        for c, value in enumerate(row):
-            cls = f"{colour_class(int(value))} digits-{len(str(int(value)))}" if value else "empty"
-            if mark is not None and 4 * r + c == mark:
-                cls += " marked"
-            cells.append(f'<span class="mini-cell {cls}">{int(value) if value else ""}</span>')
-    return (
-        f'<div class="mini-board" role="img" aria-label="{escape(label)}: {board_words(rows)}">{"".join(cells)}</div>'
-    )
 
 
 def bar_width(value: float, low: float, high: float) -> float:
     """A root move's bar, in % of its full length: 8 for ``low``, 100 for ``high``, to scale between (every bar
     full when they tie), so the shortest bar still shows."""
     return 100.0 if high == low else 8 + 92 * (value - low) / (high - low)
-
-
-def board_words(rows: list[list[int]]) -> str:
-    """A small board as a screen reader hears it, row by row ("·" an empty cell): the same for every small board
-    of the explorer and the replay."""
-    return "; ".join(" ".join(str(int(v)) if v else "\u00b7" for v in row) for row in rows)
 
 
 def number(value: float) -> str:

@@ -11,8 +11,9 @@ with them; every text is escaped.
 
 from html import escape
 
+from app.board.mini_board import mini_board
 from app.board.view import ARROWS
-from app.explorer.drawing import bar_width, mini_board, signed
+from app.explorer.drawing import bar_width, signed
 from app.explorer.glossary import term
 from app.explorer.pruning_view import pruning_section
 from app.explorer.reply_view import chance_section, placements_section

@@ -13,7 +13,8 @@ HTML, every text escaped; MicroPython runs them in the page.
 
 from html import escape
 
-from app.explorer.drawing import cell_name, mini_board, number, signed
+from app.board.mini_board import mini_board
+from app.explorer.drawing import cell_name, number, signed
 from app.explorer.glossary import term, word_term
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module

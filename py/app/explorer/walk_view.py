@@ -4,16 +4,16 @@
 step ``index``) and draws it: only the path from the root to the current
 node and that node's children (or its siblings, for a leaf), so a depth-3
 tree of thousands of nodes stays fast.  The step's sentence is drawn inside
-the current node, beside its board (the explorer's small board,
-``drawing.mini_board``, heard as every other), and each step keeps that node
+the current node, beside its board (the page's small board,
+``app.board.mini_board``, heard as every other), and each step keeps that node
 in view (the step buttons stick to the top of the walk), after a click too,
 when the page has handed the keys back to the board.  ``TreeWalk`` builds on
 it; the words come from ``walk_steps``, the counts table from ``walk_counts``.
 """
 
+from app.board.mini_board import mini_board
 from app.browser.js_guard import JsCallError, js_call
 from app.browser.wiring import Wiring
-from app.explorer.drawing import mini_board
 from app.explorer.glossary import term
 from app.explorer.walk_steps import outline_html, value_text, walk_state, window_text
 

@@ -1,7 +1,7 @@
 """A live game's record saved in parts, so that a move costs the same at move 16,000 as at move 1.
 
 A tab's slot (``app.games.saved_games``) holds the game and its record's head
-(``game2048.record_parts.record_head``: a few hundred characters); the moves
+(``app.games.record_parts.record_head``: a few hundred characters); the moves
 go to parts of ``PART_MOVES`` moves each (``app.browser.storage.part_key``), and a
 move rewrites only the last part.  A part is known unchanged without reading
 it: the game's history only grows and shrinks at its end, and each move is a
@@ -20,8 +20,8 @@ try:  # names for annotations only: MicroPython skips annotations and has no typ
 except ImportError:
     pass
 
+from app.games.record_parts import record_part
 from game2048.game import Game
-from game2048.record_parts import record_part
 
 PART_MOVES = 250
 """Moves a part holds: a move writes at most this many (about 5,000 characters of an AI's moves)."""

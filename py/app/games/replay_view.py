@@ -246,7 +246,7 @@ class ReplayView:
         """Show position ``step`` (clamped to the game): the board, the status line, the move that led there."""
         if self.record is None:
             return
-        from app.explorer.drawing import mini_board  # the explorer's drawing, loaded when a replay is first shown
+        from app.board.mini_board import mini_board  # loaded when a replay is first shown
 
         step = max(0, min(step, len(self.steps) - 1))
         if step == self.step:

@@ -20,6 +20,7 @@ from app.browser.outside_data import BadData
 from app.browser.storage import GAME_KEY, Storage, live_key, part_key
 from app.games.finished_games import FinishedGames
 from app.games.live_parts import LiveParts, encode_part, part_count
+from app.games.record_parts import record_head
 from app.games.saved_forms import (
     RECORD_REFUSED,
     covers,
@@ -35,7 +36,6 @@ from app.games.saved_forms import (
 from app.games.slots import MAX_KEPT, ORPHAN_MS, KeptGames, TabSlots, is_tab_id, pointer_to
 from game2048.game import Game
 from game2048.game_record import saved_record
-from game2048.record_parts import record_head
 
 __all__ = [  # the names the page, its tests and its tools import from here, wherever they are defined
     "MAX_KEPT",

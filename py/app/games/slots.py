@@ -33,6 +33,7 @@ from app.browser.storage import (
     open_key,
     part_key,
 )
+from app.games.record_parts import join_parts
 from app.games.saved_forms import (
     RECORD_REFUSED,
     covers,
@@ -46,7 +47,6 @@ from app.games.saved_forms import (
 )
 from game2048.game import Game
 from game2048.game_record import RecordError
-from game2048.record_parts import join_parts
 
 MAX_KEPT = 10
 """Kept games beyond this many are dropped, oldest first, with a notice (about 7 KB each)."""

@@ -41,11 +41,19 @@ def best_move(
 
 def decide(board: Board, options: SearchOptions, clock: Clock | None = None) -> SearchResult:
     """The decision of the search ``options`` describe, for ``board``."""
+    evaluate, deadline = prepared(board, options, clock)
+    return run_search(board, options, evaluate, deadline)
+
+
+def prepared(
+    board: Board, options: SearchOptions, clock: Clock | None = None
+) -> tuple[Callable[[Board], float], Deadline]:
+    """What a decision needs before it thinks: ``board`` checked, the evaluation built, the algorithm's module
+    imported (set-up, not thinking), then the deadline started.  ``decide`` and ``explain`` both begin here."""
     checked_board(board)
     evaluate = options.evaluator()
-    search_function(options.algorithm)  # its module imported first: set-up, not thinking
-    deadline = Deadline(options.think_ms if options.timed else None, clock or time.perf_counter)
-    return run_search(board, options, evaluate, deadline)
+    search_function(options.algorithm)
+    return evaluate, Deadline(options.think_ms if options.timed else None, clock or time.perf_counter)
 
 
 def checked_board(board: Any) -> None:
@@ -126,7 +134,7 @@ def explain(board: Board, think_ms: float = 100, depth: int | None = None, **opt
     """
     from .explanation import explain as _explain
 
-    return _explain(board, think_ms, depth, **options)
+    return _explain(board, think_ms=think_ms, depth=depth, **options)
 
 
 __all__ = [

@@ -425,7 +425,7 @@ def search_part(
     ``{"moves", "iterations": [[depth, [[move index, value], ...]], ...], "exhausted", "nodes", "cutoffs",
     "elapsed_ms"}``: the legal moves, each completed iteration's root values (every legal move up to ``SHARED_DEPTH``,
     then this part's own), and whether the last one reached no leaf at its depth (its values then
-    stand for every deeper depth).  ``app.ai.split.merge`` makes the decision from all parts.
+    stand for every deeper depth).  ``game2048.search.split_merge.merge`` makes the decision from all parts.
     """
     if not 0 <= part < parts:
         raise ValueError(f"part must be 0 to {parts - 1}, got {part!r}")

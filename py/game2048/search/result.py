@@ -6,6 +6,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, NamedTuple
 
 from ..board import Direction
+from . import result_form
 
 
 @dataclass
@@ -32,13 +33,12 @@ class SearchResult:
 
     @property
     def nodes_per_second(self) -> float:
-        return self.nodes / (self.elapsed_ms / 1000.0) if self.elapsed_ms > 0 else 0.0
+        return result_form.nodes_per_second(self.nodes, self.elapsed_ms)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready, for the worker's answer to the page and the lab's records."""
-        data = asdict(self)
-        data["nodes_per_second"] = self.nodes_per_second
-        return data
+        """JSON-ready, for the worker's answer to the page and the lab's records (``result_form.decision_form``, which
+        the page's merge of a split decision builds its answer with too)."""
+        return result_form.decision_form(**asdict(self))
 
 
 class Iteration(NamedTuple):

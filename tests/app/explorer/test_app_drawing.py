@@ -18,15 +18,6 @@ def test_a_tie_is_rounded_up_as_micropython_rounds_it() -> None:
     assert (signed(14.625), signed(-3), signed(0)) == ("+14.63", "\u22123", "0")
 
 
-def test_a_small_board_is_heard_row_by_row_with_its_label() -> None:
-    from app.explorer import drawing
-
-    rows = [[2, 0, 4, 8], [0, 0, 0, 16], [0, 2, 0, 0], [32768, 0, 0, 4]]
-    words = "2 \u00b7 4 8; \u00b7 \u00b7 \u00b7 16; \u00b7 2 \u00b7 \u00b7; 32768 \u00b7 \u00b7 4"
-    assert drawing.board_words(rows) == words
-    assert f'aria-label="The board: {words}"' in drawing.mini_board(rows, None, "The board")
-
-
 def test_a_bar_runs_from_8_to_100_percent_and_ties_are_full() -> None:
     from app.explorer.drawing import bar_width
 

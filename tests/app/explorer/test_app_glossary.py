@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.explorer.explanation_view import render_explanation
-from app.explorer.glossary import ENTRIES, MEANINGS, add_entries, glossary_html, term_link, word_term
+from app.explorer.glossary import MEANINGS, add_entries, glossary_html, term_link, word_term
+from app.explorer.glossary_entries import ENTRIES
 from app.explorer.terms_view import pattern_glyph, term_words
 from game2048.board import from_rows
 from game2048.evaluation import presets

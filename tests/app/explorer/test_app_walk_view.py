@@ -1,7 +1,7 @@
 """app.explorer.walk_view in CPython: a node's board is the explorer's small board, read from the trace's compact
 form and named for its node."""
 
-from app.explorer.drawing import mini_board
+from app.board.mini_board import mini_board
 from app.explorer.walk_view import board_label, ranks_to_rows
 
 ROWS = [[2, 0, 4, 8], [0, 0, 0, 16], [0, 2, 0, 0], [32768, 0, 0, 4]]

@@ -191,10 +191,10 @@ class Page:
         return element
 
     def cell(self, row: int, col: int) -> FakeElement:
-        return self.editor.cell_buttons[4 * row + col]
+        return self.editor.cells.cell_buttons[4 * row + col]
 
     def shown(self) -> list[list[int]]:
-        texts = [button.firstChild.textContent for button in self.editor.cell_buttons]
+        texts = [button.firstChild.textContent for button in self.editor.cells.cell_buttons]
         values = [int(text) if text else 0 for text in texts]
         return [values[i : i + 4] for i in range(0, 16, 4)]
 
@@ -213,7 +213,7 @@ def test_edit_mode_starts_from_the_games_board_and_blocks_the_game():
     page = Page()
     page.click("edit-toggle")
     assert page.editor.editing and page.shown() == ROWS and page.status() == AI_WAITS  # why the AI waits
-    assert not page.el("editor-bar").hidden and not page.editor.cells_el.hidden
+    assert not page.el("editor-bar").hidden and not page.editor.cells.cells_el.hidden
     assert page.el("edit-toggle").getAttribute("aria-pressed") == "true"
     assert page.document.body.getAttribute("data-editing") == "on"
     assert all(page.el(i).inert for i in INERT_WHILE_EDITING)
@@ -245,11 +245,11 @@ def test_typed_digits_set_the_tile_as_soon_as_they_make_one():
     page = Page()
     page.editor.enter()
     events = page.keys(1, 0, "1", "0")
-    assert page.editor.values[4] == 0 and page.shown()[1][0] == 10  # "10" is on its way to 1024
+    assert page.editor.cells.values[4] == 0 and page.shown()[1][0] == 10  # "10" is on its way to 1024
     assert "typing" in page.cell(1, 0).getAttribute("class")
     assert all(e.default_prevented and e.stopped for e in events)  # the game's keys never see them
     page.keys(1, 0, "2", "4")
-    assert page.editor.values[4] == 1024
+    assert page.editor.cells.values[4] == 1024
     page.keys(1, 0, "Enter")
     assert page.shown()[1][0] == 1024 and "typing" not in page.cell(1, 0).getAttribute("class")
     assert not page.keys(1, 0, "Tab")[0].default_prevented
@@ -269,7 +269,7 @@ def test_digits_that_make_no_tile_are_refused_with_the_reason():
     assert page.shown()[0][1] == 2
     page.keys(0, 2, "4", "0", "ArrowDown")  # moving on ends the typing: "40" is refused
     assert "40 is not a power of two" in page.status() and page.shown()[0][2] == 4
-    assert page.editor.selected == 6
+    assert page.editor.cells.selected == 6
 
 
 def test_backspace_delete_and_zero_clear_and_arrows_move_within_the_board():
@@ -280,17 +280,17 @@ def test_backspace_delete_and_zero_clear_and_arrows_move_within_the_board():
     page.keys(0, 2, "0")
     assert page.shown() == [[0, 2, 0, 0], [0] * 4, [0, 0, 16, 0], [0] * 4]
     page.keys(0, 1, "1", "6", "Backspace")  # back to "1": the cell is as before the typing
-    assert page.editor.values[1] == 2 and page.shown()[0][1] == 1
+    assert page.editor.cells.values[1] == 2 and page.shown()[0][1] == 1
     page.keys(0, 1, "Escape")
     assert page.shown()[0][1] == 2
     page.keys(0, 0, "ArrowUp", "ArrowLeft")
     assert page.document.active is page.cell(0, 0)
     for key, expected in (("ArrowRight", (0, 1)), ("ArrowDown", (1, 1)), ("ArrowLeft", (1, 0))):
-        row, col = divmod(page.editor.selected, 4)
+        row, col = divmod(page.editor.cells.selected, 4)
         page.keys(row, col, key)
         assert page.document.active is page.cell(*expected), key
     page.keys(3, 3, "ArrowDown", "ArrowRight")
-    assert page.editor.selected == 15
+    assert page.editor.cells.selected == 15
 
 
 def test_the_tile_field_sets_the_selected_cell_or_says_why_not():
@@ -396,7 +396,7 @@ def test_the_link_opens_the_position_and_copy_puts_it_in_the_clipboard():
         page = Page()
         page.editor.enter()
         link = "http://127.0.0.1:8000/index.html?rows=0,2,4,8/0,0,0,0/0,0,16,0/2,0,0,0"
-        assert page.editor.link() == link and page.el("editor-link").value == link
+        assert page.editor.text.link() == link and page.el("editor-link").value == link
         page.click("editor-copy-link")
         assert "no clipboard" in page.status()
         clipboard = page.document.defaultView.navigator.clipboard = FakeClipboard()

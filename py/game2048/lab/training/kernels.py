@@ -7,7 +7,7 @@ serve here as numpy arrays.  A network is one flat ``float32`` array in the
 so a feature's index is its cells' nibbles, cut from the board's line keys
 by shifts (``ntuple_shapes.nibble_runs``) as TDL2048 reads them; a stage of
 fewer values caps the line keys first, so its entries past its values are
-never read or written.  ``to_nibbles`` and ``from_nibbles`` convert from and
+never read or written.  ``to_nibbles`` and ``from_nibbles`` (``nibble_layout``) convert from and
 to the shape's own layout (``values ** cells`` a table), which checkpoints
 and files keep.  ``value`` and ``update`` are the definitions of the
 engine's ``ntuple_shapes.index`` in compiled form (a test compares them on
@@ -26,9 +26,21 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from ...evaluation.ntuple_shapes import Shape, line_plan, nibble_runs
 from ...game import SPAWN_FOUR_PROBABILITY
 from ...move_tables import ROW_LEFT, ROW_RIGHT, SCORE_LEFT, SCORE_RIGHT
+
+# The layout and the late pool are read through this module too (``K.features``, ``K.late_pool``): the kernels'
+# one name space for the trainer.
+from .late_pool import LATE_RANK as LATE_RANK
+from .late_pool import NO_POOL as NO_POOL
+from .late_pool import POOL_HEAD, keep_late
+from .late_pool import late_pool as late_pool
+from .nibble_layout import Features
+from .nibble_layout import features as features
+from .nibble_layout import from_nibbles as from_nibbles
+from .nibble_layout import nibble_sizes as nibble_sizes
+from .nibble_layout import promoted as promoted
+from .nibble_layout import to_nibbles as to_nibbles
 
 MOVE_TABLES = (
     np.array(ROW_LEFT, dtype=np.int64),
@@ -47,121 +59,6 @@ here; an episode longer than this restarts from the middle of the part it kept."
 
 RESTART_MIN_MOVES = 10
 """An episode of more moves than this is played again from its middle (ziap/2048-tdl's threshold)."""
-
-LATE_RANK = 14
-"""A game's board is kept for late starts (``play_game``) when its largest tile first reaches this rank (16384)."""
-POOL_HEAD = 3
-"""A late pool's head: the rank its boards are kept at, how many it holds, where the next goes."""
-
-
-def late_pool(boards: int, rank: int = LATE_RANK) -> np.ndarray:
-    """An empty pool of late boards for ``play_game``: ``[rank, kept, next, board, board, ...]`` with room for
-    ``boards`` (0: a run without late starts), kept where a game's largest tile first reaches ``rank``."""
-    pool = np.zeros(POOL_HEAD + boards, dtype=np.int64)
-    pool[0] = rank
-    return pool
-
-
-NO_POOL = late_pool(0)
-
-
-class Features(NamedTuple):
-    """A shape's features as arrays ``indices`` reads (``f`` a tuple on one image, ``p`` one of its runs).
-
-    ``runs[f, 4p : 4p + 4]`` is run ``p`` of feature ``f`` (``ntuple_shapes.nibble_runs``): line, shift,
-    mask, shift up; its share of the index is ``((keys[line] >> shift) & mask) << up`` (a mask of 0 pads a
-    feature of fewer runs).  ``offsets[s, f]`` is the start of ``f``'s table in stage ``s`` in the flat
-    weights.  A board is in the last stage whose ``ranks[s]`` its largest tile (``largest[row key]``, per
-    row) has reached; ``caps[s, key]`` is a line key with its ranks capped at stage ``s``'s values (the key
-    itself at 16 values).
-    """
-
-    runs: np.ndarray
-    offsets: np.ndarray
-    ranks: np.ndarray
-    caps: np.ndarray
-    largest: np.ndarray
-
-
-def nibble_sizes(shape: Shape) -> list[int]:
-    """Entries of each table in the nibble layout, stage after stage: ``16 ** cells``."""
-    return [16 ** len(cells) for _ in shape.stage_values for cells in shape.tuples]
-
-
-def features(shape: Shape) -> Features:
-    """The arrays of ``shape``'s features, runs and stages."""
-    nibble = nibble_runs(shape)
-    n = len(nibble)
-    runs = np.zeros((n, 4 * max(len(feature) for feature in nibble)), dtype=np.int64)
-    for f, feature in enumerate(nibble):
-        for p, (line, first, cells, j) in enumerate(feature):
-            runs[f, 4 * p : 4 * p + 4] = line, 4 * first, (1 << 4 * cells) - 1, 4 * j
-    starts = np.cumsum([0, *nibble_sizes(shape)])
-    tuples = len(shape.tuples)
-    tuple_of = line_plan(shape).tuple_of  # nibble_runs keeps the line plan's order of features
-    offsets = np.array([[starts[s * tuples + t] for t in tuple_of] for s in range(len(shape.stage_values))])
-    keys = np.arange(1 << 16, dtype=np.int64)
-    nibbles = [(keys >> (4 * k)) & 0xF for k in range(4)]
-    caps = [
-        sum(np.minimum(nib, values - 1) << (4 * k) for k, nib in enumerate(nibbles)) for values in shape.stage_values
-    ]
-    return Features(
-        runs,
-        offsets.astype(np.int64),
-        np.array(shape.stage_ranks, dtype=np.int64),
-        np.array(caps, dtype=np.uint16),  # small tables: they stay in the cache
-        np.maximum.reduce(nibbles).astype(np.uint8),
-    )
-
-
-def to_nibbles(shape: Shape, weights: np.ndarray) -> np.ndarray:
-    """``weights`` in the shape's layout (``values ** cells`` a table) as the kernels' nibble layout.
-
-    An entry the shape's values cannot tell from another (a rank past the last value) holds that entry's
-    weight, so the network values every board as before; the kernels never read those copies of a stage
-    they cap, and a stage of more values (``promoted``) starts from them.
-    """
-    return promoted(shape, weights, shape)
-
-
-def promoted(source: Shape, weights: np.ndarray, target: Shape) -> np.ndarray:
-    """``source``'s weights (its layout) as ``target``'s in the nibble layout; the tuples must be the same.
-
-    Each target stage starts from the source stage that valued its first boards, every rank read as that
-    stage read it (capped): Jaśkowski's (2018) weight promotion, and plain conversion when the shapes match.
-    """
-    if source.tuples != target.tuples:
-        raise ValueError(f"shape {target.name} has other tuples than {source.name}")
-    if weights.shape != (source.weights,):
-        raise ValueError(f"shape {source.name} has {source.weights} weights, got {weights.shape}")
-    starts = source.table_starts()
-    tuples = len(source.tuples)
-    out = []
-    for rank in target.stage_ranks:
-        s = source.stage_of_rank(rank)
-        values = source.stage_values[s]
-        read = np.minimum(np.arange(16), values - 1)
-        for t, cells in enumerate(source.tuples):
-            table = weights[starts[s * tuples + t] : starts[s * tuples + t + 1]].reshape((values,) * len(cells))
-            for axis in range(len(cells)):
-                table = np.take(table, read, axis=axis)
-            out.append(table.reshape(-1))
-    return np.concatenate(out).astype(np.float32)
-
-
-def from_nibbles(shape: Shape, nibbles: np.ndarray) -> np.ndarray:
-    """The kernels' nibble layout as the shape's own (each stage's first ``values`` entries a cell)."""
-    out = []
-    at = 0
-    for values in shape.stage_values:
-        for cells in shape.tuples:
-            size = 16 ** len(cells)
-            table = nibbles[at : at + size].reshape((16,) * len(cells))
-            out.append(table[(slice(0, values),) * len(cells)].reshape(-1))
-            at += size
-    if at != nibbles.shape[0]:
-        raise ValueError(f"shape {shape.name} has {at} weights in the nibble layout, got {nibbles.shape[0]}")
-    return np.concatenate(out)
 
 
 def _signed(mask: int) -> int:
@@ -440,16 +337,6 @@ def learn_back(weights, tc, path, rewards, kept, exact, lam, alphas, feats, keys
     return exact
 
 
-@njit(cache=True, inline="always")
-def _keep_late(pool, b):  # type: ignore[no-untyped-def]
-    """Put ``b`` in ``pool`` (``late_pool``), over its oldest board once it is full."""
-    room = pool.shape[0] - POOL_HEAD
-    pool[POOL_HEAD + pool[2]] = b
-    pool[2] = (pool[2] + 1) % room
-    if pool[1] < room:
-        pool[1] += 1
-
-
 @njit(cache=True)
 def play_game(weights, alphas, state, feats, tables, work, restart, tc, lam, late, pool):  # type: ignore[no-untyped-def]
     """One game played greedily on the network, learning as it goes when ``alphas`` (a rate per stage) are > 0.
@@ -529,7 +416,7 @@ def play_game(weights, alphas, state, feats, tables, work, restart, tc, lam, lat
         episode += 1
         b = spawn(work.boards[d], state)
         if keeping and first_rank < 0 and _max_rank(b) >= pool[0]:
-            _keep_late(pool, b)
+            keep_late(pool, b)
             keeping = False
     return score, first_rank, first_moves, moves, started_late
 

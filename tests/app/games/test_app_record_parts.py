@@ -5,11 +5,11 @@ from pathlib import Path
 import pytest
 from test_micropython_subset import problems
 
+from app.games.record_parts import join_parts, record_head, record_part
 from game2048.game import Game
 from game2048.game_record import RecordError, decision, saved_record
-from game2048.record_parts import join_parts, record_head, record_part
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _ai_game(moves: int) -> Game:
@@ -55,4 +55,4 @@ def test_parts_that_are_not_a_records_are_refused_with_the_reason():
 
 
 def test_the_module_keeps_to_micropython():
-    assert problems((ROOT / "py/game2048/record_parts.py").read_text()) == []
+    assert problems((ROOT / "py/app/games/record_parts.py").read_text()) == []

@@ -6,13 +6,14 @@ without its moves (a few hundred characters, the same at any length of game),
 ``record_part`` a run of moves in the saved form's shape, and ``join_parts``
 puts a head and its parts together again into ``GameRecord.to_dict``'s form.
 
-Plain Python that CPython, Pyodide and MicroPython share, like ``board``: the
-page's main thread imports it.
+Plain Python that MicroPython runs (the page's main thread), beside the page's other saved forms
+(``saved_forms``): only the page saves a game this way.
 """
 
-from .board import Direction
-from .game import Game
-from .game_record import RecordError, game_result, move_letters, not_whole, pack_decisions, saved_form, shown
+from game2048.board import Direction
+from game2048.game import Game
+from game2048.game_record import game_result, move_letters, pack_decisions, saved_form
+from game2048.record_checks import RecordError, not_whole, shown
 
 try:  # names for annotations only: MicroPython skips annotations and has no typing module
     from typing import Any
