@@ -33,6 +33,8 @@ WORKER_ENTRY = ROOT / "py" / "app" / "ai" / "worker.py"
 OUR_PACKAGES = ("app", "game2048")
 PAGE_SEARCH_MODULES = {"py/game2048/search/result_form.py", "py/game2048/search/split_merge.py"}
 """The only search modules the page runs (the merge of a decision split over workers), plain Python for MicroPython."""
+PAGE_EVALUATION_MODULES = {"py/game2048/evaluation/network_stages.py"}
+"""The only evaluation module the page runs: the network download's stage names, which the worker's loader writes."""
 UNRUN_PACKAGES = {"game2048.search"}
 """Packages the page imports modules from but never runs the ``__init__`` of (``best_move``, its options: not
 MicroPython's Python): the page does not ship it, and MicroPython imports the folder as a package without one."""
@@ -101,8 +103,10 @@ def test_the_page_gets_exactly_the_modules_it_imports():
     )
     assert not listed - needed, f"pyscript.toml ships modules the page never imports: {sorted(listed - needed)}"
     assert PAGE_SEARCH_MODULES <= needed  # the merge of a split decision runs on the main thread
+    assert PAGE_EVALUATION_MODULES <= needed  # the download's stages, read as the loader names them
     searches = {p for p in listed if "search" in p} - PAGE_SEARCH_MODULES
-    assert not searches and not any("evaluation" in p or p == "py/app/ai/worker.py" for p in listed)
+    evaluations = {p for p in listed if "evaluation" in p} - PAGE_EVALUATION_MODULES
+    assert not searches and not evaluations and "py/app/ai/worker.py" not in listed
 
 
 def test_the_worker_gets_exactly_the_modules_it_imports():

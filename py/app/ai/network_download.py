@@ -8,12 +8,14 @@ in ranges, resumed where a dropped connection stopped it); the page asks it to
 as long as it takes, and the polls, each with its own limit, are what tell a
 worker that died from one that is busy.  The answer is the worker's: ``ok``
 with the network's size and shape, or the message that says what was wrong.
-Plain Python for the page's MicroPython.
+The stages' names are ``game2048.evaluation.network_stages``, the loader's own.  Plain Python for the page's
+MicroPython.
 """
 
 import asyncio
 
 from app.browser.clock import sleep
+from game2048.evaluation import network_stages as stages
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
     from collections.abc import Callable
@@ -50,7 +52,7 @@ def duration_text(seconds: float) -> str:
 def progress_text(progress: "dict[str, Any]") -> str:
     """What the download's line says: the kilobytes so far and in all, the rate, the time left, resumes."""
     stage = progress.get("stage")
-    if stage == "downloading":
+    if stage == stages.DOWNLOADING:
         loaded, total = int(progress.get("loaded") or 0), int(progress.get("total") or 0)
         rate, left = int(progress.get("rate") or 0), progress.get("left_s")
         left = -1 if left is None else int(left)
@@ -69,9 +71,9 @@ def progress_text(progress: "dict[str, Any]") -> str:
         if resumed:
             text += f"; resumed {resumed} time{'s' if resumed > 1 else ''} where the connection dropped"
         return text + "\u2026"
-    if stage == "cache":
+    if stage == stages.CACHE:
         return "Reading the learned network kept in this browser\u2026"
-    if stage == "checking":
+    if stage == stages.CHECKING:
         return "Checking the learned network and building its tables\u2026"
     return "Asking for the learned network\u2026"
 

@@ -29,6 +29,7 @@ from collections.abc import Callable
 from typing import Any
 
 from game2048.board import Board, from_rows, is_board
+from game2048.evaluation import network_stages
 from game2048.evaluation import presets as preset_registry
 from game2048.search import DEFAULT_PRESETS, SearchOptions, best_move, decide, decide_part, stepwise
 from game2048.search.comparison import COMPARE_ANALYSIS_MS, COMPARE_DEPTH
@@ -400,7 +401,7 @@ def heap_bytes(_request_json: str = "{}") -> str:
 def network_progress(_request_json: str = "{}") -> str:
     """Where ``load_network`` stands: ``{"ok": true, "stage", "loaded", "total", "rate", "left_s", "resumed"}``
     (bytes, bytes a second, seconds; ``left_s`` -1 while unknown), as JSON."""
-    progress = _loader.progress if _loader is not None else {"stage": "idle", "loaded": 0, "total": 0}
+    progress = _loader.progress if _loader is not None else {"stage": network_stages.IDLE, "loaded": 0, "total": 0}
     return json.dumps({**progress, "ok": True})
 
 

@@ -10,11 +10,16 @@ from math import floor, isfinite, log10
 from game2048.board import cell_name as board_cell_name
 from game2048.values import WIN_SCORE, fixed, format_value
 
+SHORTEST_BAR = 8.0
+"""The lowest root move's bar, in % of the full length: short, but still there to see and compare."""
+
 
 def bar_width(value: float, low: float, high: float) -> float:
-    """A root move's bar, in % of its full length: 8 for ``low``, 100 for ``high``, to scale between (every bar
-    full when they tie), so the shortest bar still shows."""
-    return 100.0 if high == low else 8 + 92 * (value - low) / (high - low)
+    """A root move's bar, in % of its full length: ``SHORTEST_BAR`` for ``low``, 100 for ``high``, to scale between
+    (every bar full when they tie), so the shortest bar still shows."""
+    if high == low:
+        return 100.0
+    return SHORTEST_BAR + (100.0 - SHORTEST_BAR) * (value - low) / (high - low)
 
 
 def number(value: float) -> str:

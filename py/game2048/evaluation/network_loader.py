@@ -39,6 +39,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from . import learned
+from . import network_stages as stages
 from .ntuple_file import MAGIC, NetworkError, check
 
 PREALLOCATE_AT_MOST = 64 << 20
@@ -85,7 +86,7 @@ class NetworkLoader:
         dropped = ""
         cached = False
         try:
-            self.progress = {**_idle(), "stage": "manifest"}
+            self.progress = {**_idle(), "stage": stages.MANIFEST}
             manifest = await self._manifest(base_url + "networks/" + learned.MANIFEST_FILE, fetch)
             url = f"{base_url}networks/{manifest['file']}?sha256={manifest['sha256']}"
             size = manifest["bytes"]
@@ -94,9 +95,9 @@ class NetworkLoader:
                 network, dropped = await self._kept(url, manifest, store)
                 cached = network is not None
             if network is None:
-                self._stage("downloading", total=size)
+                self._stage(stages.DOWNLOADING, total=size)
                 data = await self._download(url, fetch, size)
-                self._stage("checking")
+                self._stage(stages.CHECKING)
                 network = check(data, manifest, "the network")
                 if store is not None:
                     await _quietly(store.keep(url, data))
@@ -104,9 +105,9 @@ class NetworkLoader:
             learned.install(network)
             learned.make_evaluator()(0x1)  # builds the generated evaluation now, not in the first think
         except NetworkError as exc:
-            self._stage("failed", error=str(exc))
+            self._stage(stages.FAILED, error=str(exc))
             raise
-        self._stage("ready")
+        self._stage(stages.READY)
         return {
             "bytes": size,
             "shape": manifest["shape"]["name"],
@@ -145,12 +146,12 @@ class NetworkLoader:
         if response is None:
             return None, ""
         size = manifest["bytes"]
-        self._stage("cache", total=size)
+        self._stage(stages.CACHE, total=size)
         data = bytearray(min(size, PREALLOCATE_AT_MOST))
         try:
             loaded = await self._receive(response, data, 0, size, whole=True)
             del data[loaded:]
-            self._stage("checking")
+            self._stage(stages.CHECKING)
             return check(data, manifest, "the kept copy of the network"), ""
         except NetworkError as exc:
             await _quietly(store.drop(url))
@@ -186,7 +187,7 @@ class NetworkLoader:
                 await self._receive(response, data, start, size, whole=whole, last=last)
             except _Retry as exc:
                 reason = str(exc)
-                self._stage("downloading", resumed=self.progress["resumed"] + 1)
+                self._stage(stages.DOWNLOADING, resumed=self.progress["resumed"] + 1)
             loaded = self._at  # the bytes held from the file's start, whatever stopped the range
             failures = 0 if loaded > before else failures + 1
         del data[loaded:]
@@ -254,7 +255,7 @@ class _Retry(Exception):
 
 
 def _idle() -> dict[str, Any]:
-    return {"stage": "idle", "loaded": 0, "total": 0, "rate": 0, "left_s": -1, "resumed": 0, "error": ""}
+    return {"stage": stages.IDLE, "loaded": 0, "total": 0, "rate": 0, "left_s": -1, "resumed": 0, "error": ""}
 
 
 def _where(response: Any, asked: int, size: int) -> tuple[int, bool, int]:
