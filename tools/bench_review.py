@@ -32,7 +32,7 @@ from serve import REPO_ROOT  # noqa: E402
 sys.path.insert(0, str(REPO_ROOT / "py"))
 from game2048.game_link import decode_link  # noqa: E402
 from game2048.game_record import GameRecord  # noqa: E402
-from game2048.search.review import GRADES, review_game, summarize  # noqa: E402
+from game2048.search.review import GRADES, playouts_for, review_game, summarize  # noqa: E402
 
 LONG_GAME = REPO_ROOT / "tests" / "data" / "long_game.txt"
 GAMES_KEY = "game2048:games"
@@ -73,10 +73,12 @@ def game(moves: int) -> GameRecord:
 
 
 def engine_counts(record: GameRecord, preset: str) -> dict[str, int]:
-    """The grades ``search.review`` gives ``record`` in CPython with ``preset``'s evaluation."""
+    """The grades ``search.review`` gives ``record`` in CPython with ``preset``'s evaluation (and, as the page
+    does, its playouts)."""
     from game2048.evaluation import presets
 
-    return dict(summarize(review_game(record, presets.get(preset).make())).counts)
+    graded = review_game(record, presets.get(preset).make(), playouts=playouts_for(preset))
+    return dict(summarize(graded).counts)
 
 
 def saved_games(record: GameRecord) -> str:

@@ -152,7 +152,8 @@ def compare(request_json: str) -> str:
 
 
 def review(request_json: str) -> str:
-    """A batch of a game's moves graded (``search.review.grade_move``), as JSON; never raises.
+    """A batch of a game's moves graded (``search.review.grade_move``, with ``playouts_for`` the preset), as JSON;
+    never raises.
 
     Request: ``boards`` (each move's board before it, 16 hex digits), ``played`` (the moves), ``by_ai`` (the AI
     chose it), ``first`` (the first move's number), ``depth`` (null: ``REVIEW_DEPTH``), ``preset`` and ``weights``;
@@ -175,11 +176,12 @@ def review(request_json: str) -> str:
             raise ValueError("first is a move number and depth a whole number from 1 to 4")
         options = SearchOptions("expectimax", preset=request.get("preset"), weights=request.get("weights") or None)
         evaluate = options.evaluator()
+        name = options.preset_name
+        playouts = grading.playouts_for(name)
         moves = [
-            grading.grade_move(first + k, _board(text), str(move), evaluate, depth, bool(ai)).to_dict()
+            grading.grade_move(first + k, _board(text), str(move), evaluate, depth, bool(ai), playouts).to_dict()
             for k, (text, move, ai) in enumerate(zip(boards, played, by_ai))
         ]
-        name = options.preset_name
         return {
             "moves": moves,
             "preset": name,

@@ -16,10 +16,11 @@ except ImportError:
 from game2048.game_record import GameRecord
 
 BATCH_MOVES = 20
-"""Moves graded by one worker request: about a tenth of a second in the browser for a middle game."""
-REVIEW_MS_PER_MOVE = 150.0
-"""A move's grading as the worker's time limit counts it (``AiClient.call``): a late middle game's move takes
-about a tenth of that in the browser, so only a worker that stopped answering runs past it."""
+"""Moves graded by one worker request: a few seconds in the browser with the network's playouts."""
+REVIEW_MS_PER_MOVE = 600.0
+"""A move's grading as the worker's time limit counts it (``AiClient.call``): a move whose loss the network's
+playouts measure takes about a third of that in Chromium (docs/results.md), a move a preset grades far less,
+so only a worker that stopped answering runs past it."""
 WORST_SHOWN = 5
 """How many of the player's costliest moves the review lists."""
 

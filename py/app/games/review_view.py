@@ -43,6 +43,9 @@ def summary_html(review: GameReview) -> str:
         f'<thead><tr><th scope="col">grade</th><th scope="col">moves</th></tr></thead><tbody>{cells}</tbody></table>'
     )
     units = f"Values by the {escape(review.preset)} evaluation at depth 2, in {escape(review.units())}."
+    if review.points:
+        units += " Where a move was not the best, its loss is measured by playing on: the network's own games after it"
+        units += " and after the best, with the same new tiles."
     return (
         f'<p class="review-accuracy" id="review-accuracy">{escape(head)}.</p>{table}<p class="replay-note">{units}</p>'
     )

@@ -16,9 +16,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from ..evaluation import presets
 from ..game_record import GameRecord, RecordError
 from ..search import SearchOptions
 from ..search.review import GRADE_BOUNDS, GRADES, REVIEW_DEPTH, MoveReview, review_game, summarize
+from ..search.review_playouts import PLAYOUT_MOVES, PLAYOUTS
 from . import arguments as A
 from . import out_files
 from .config import ConfigError, read_network, use_network
@@ -31,16 +33,36 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     review.add_argument("files", type=Path, nargs="+", help="lab files (run --out) or games the page exported")
     _grading_options(review)
     review.add_argument("--out", type=Path, help="every graded move as one JSON line (game, move, grade, …)")
+    review.add_argument(
+        "--playouts",
+        type=A.whole(0, 10_000),
+        default=PLAYOUTS,
+        help=f"a loss measured by this many pairs of {PLAYOUT_MOVES}-move playouts ({PLAYOUTS}, the page's; 0: the "
+        "search's values)",
+    )
     truth = sub.add_parser("review-truth", help="the review's points lost against what playing on shows")
     truth.add_argument("--moves", type=A.whole(1, 100_000), default=300, help="moves not the best, measured (300)")
     truth.add_argument("--playouts", type=A.whole(2, 10_000), default=32, help="greedy games a move (default 32)")
     truth.add_argument("--noise", type=A.number(0.0, 1.0), default=0.2, help="share of random moves (default 0.2)")
     truth.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the first noisy game's seed (default 1)")
     truth.add_argument(
+        "--player",
+        choices=sorted(presets.PRESETS),
+        default="learned",
+        help="the preset whose one-move choices the noisy games play (default learned: the network)",
+    )
+    truth.add_argument(
         "--horizon",
         type=A.whole(0, 100_000),
         default=0,
         help="playouts stop after this many moves and add the network's value there (default 0: to the end)",
+    )
+    truth.add_argument(
+        "--grader-playouts",
+        type=A.whole(0, 10_000),
+        default=PLAYOUTS,
+        help=f"the review's losses by this many pairs of {PLAYOUT_MOVES}-move playouts ({PLAYOUTS}, the page's; 0: "
+        "by its search's values)",
     )
     _grading_options(truth)
 
@@ -93,7 +115,9 @@ def review(args: argparse.Namespace) -> None:
         records = records_of(path)
         for number, record in enumerate(records, 1):
             # A game the AI played alone (every lab run's) is graded as its player's; a mixed one marks the AI's moves.
-            moves = review_game(record, evaluate, args.depth, mark_ai=not all(record.chosen_by_ai()))
+            moves = review_game(
+                record, evaluate, args.depth, mark_ai=not all(record.chosen_by_ai()), playouts=args.playouts
+            )
             graded += moves
             lines += [
                 json.dumps({"file": str(path), "game": number, "seed": record.seed, **m.to_dict()}) for m in moves
@@ -106,11 +130,20 @@ def review(args: argparse.Namespace) -> None:
             + [f"{per_move:,.0f}"]
         )
         print(f"{path}: {len(graded):,} moves graded in {time.perf_counter() - started:,.0f} s", flush=True)
-    print(f"graded by expectimax depth {args.depth} with the network {args.network or '(shipped)'}: {bounds_line()}")
+    losses = f", losses by {args.playouts} pairs of {PLAYOUT_MOVES}-move playouts" if args.playouts else ""
+    print(
+        f"graded by expectimax depth {args.depth} with the network {args.network or '(shipped)'}{losses}: "
+        f"{bounds_line()}"
+    )
     print(text_table(columns, rows))
     if args.out:
         out_files.write_text(args.out, "".join(line + "\n" for line in lines))
         print(f"graded moves written to {args.out}")
+
+
+def _evaluator_of(preset: str):  # type: ignore[no-untyped-def]
+    """The one-move evaluation of ``preset`` (a noisy player's choices)."""
+    return SearchOptions("expectimax", depth=1, preset=preset).evaluator()
 
 
 def bounds_line() -> str:
@@ -121,7 +154,7 @@ def bounds_line() -> str:
 
 def truth(args: argparse.Namespace) -> None:
     """The review's predicted losses against playouts: Spearman's correlation and the measured cost per grade."""
-    from .review_truth import by_grade, measure, spearman
+    from .review_truth import by_grade, measure, self_agreement, spearman
 
     evaluate = _evaluator(args.network)
     network = read_network(args.network)[0]
@@ -143,13 +176,24 @@ def truth(args: argparse.Namespace) -> None:
         args.depth,
         on_row=heard,
         horizon=args.horizon,
+        player=None
+        if args.player == "learned"
+        else SearchOptions("expectimax", depth=1, preset=args.player).evaluator(),
+        grader_playouts=args.grader_playouts,
     )
-    measured = [r for r in rows if r.grade != "best"]
+    measured = [r for r in rows if r.measured_move]
     print(
-        f"{len(rows)} moves of noisy games (noise {args.noise:g}, seeds from {args.seed}), {len(measured)} not the "
+        f"{len(rows)} moves of {args.player}'s noisy games (noise {args.noise:g}, seeds from {args.seed}), "
+        f"{len(measured)} not the "
         f"best, each measured by {args.playouts} greedy games after it and after the best "
-        f"({f'{args.horizon} moves, then the network' if args.horizon else 'to the end'}); depth {args.depth}; "
+        f"({f'{args.horizon} moves, then the network' if args.horizon else 'to the end'}); depth {args.depth}"
+        f"{f', losses by {args.grader_playouts} pairs of playouts' if args.grader_playouts else ''}; "
         f"{time.perf_counter() - started:,.0f} s"
     )
     print(f"Spearman's correlation, predicted against measured loss: {spearman(rows):.3f}")
-    print(text_table(("grade", "moves", "predicted loss, mean", "measured loss, mean ± s.e."), by_grade(rows)))
+    half, whole = self_agreement(rows)
+    print(
+        f"The measure against itself (its two halves of the playouts): {half:.3f}; with all of them "
+        f"(Spearman-Brown) {whole:.3f}, so no grader can show much above {max(whole, 0.0) ** 0.5:.2f}"
+    )
+    print(text_table(("grade", "moves", "predicted loss, mean", "measured loss, mean ± s.e. (moves)"), by_grade(rows)))

@@ -4,7 +4,9 @@ A move's value is expectimax's value of it at a fixed depth (``REVIEW_DEPTH`` by
 given, read from the search's own root (``expectimax.search`` with a ``Trace``), so the review can never
 disagree with the search it names.  With the ``learned`` network a value is in points: the score the board's
 tiles are worth plus the score the network expects still to come, so the best value minus the played move's
-is the final score the move gave away.  A grade is the first of ``GRADES`` whose bound in ``GRADE_BOUNDS``
+is the final score the move gave away; there a played move that was not the best has its loss measured by
+playing on instead (``review_playouts``, ``playouts_for``), which the network's values near the move say less
+truly.  A grade is the first of ``GRADES`` whose bound in ``GRADE_BOUNDS``
 the loss does not exceed (``blunder`` past the last); how the grades fare against play is measured in
 docs/results.md ("Game review").  Moves the AI chose are graded too, and marked as the AI's, so a player's
 figures leave them out.
@@ -21,6 +23,7 @@ from ..game_record import GameRecord, positions
 from . import checked_board, expectimax
 from .clock import Deadline
 from .result import Trace
+from .review_playouts import PLAYOUTS, move_seed, playout_loss
 
 Evaluator = Callable[[Board], float]
 
@@ -79,17 +82,32 @@ def move_values(board: Board, evaluate: Evaluator, depth: int = REVIEW_DEPTH) ->
 
 
 def grade_move(
-    number: int, board: Board, played: Direction, evaluate: Evaluator, depth: int = REVIEW_DEPTH, by_ai: bool = False
+    number: int,
+    board: Board,
+    played: Direction,
+    evaluate: Evaluator,
+    depth: int = REVIEW_DEPTH,
+    by_ai: bool = False,
+    playouts: int = 0,
 ) -> MoveReview:
     """Move ``number``, ``played`` on ``board``, graded; ``ValueError`` if ``board`` is not a board or ``played``
-    is not a legal move there."""
+    is not a legal move there.  ``playouts`` > 0: where the played move is not the best, its loss is measured
+    by that many pairs of playouts (``review_playouts``) instead of read from the search's values."""
     checked_board(board)
     values = move_values(board, evaluate, depth)
     if played not in values:
         raise ValueError(f"move {number} ({played}) is not a legal move of its board")
     best = max(values, key=lambda move: (values[move], -DIRECTIONS.index(move)))  # ties: the search's own order
     lost = max(0.0, values[best] - values[played])
+    if playouts and played != best:
+        lost = max(0.0, playout_loss(board, best, played, evaluate, move_seed(board, number), playouts))
     return MoveReview(number, board, played, best, values, lost, grade_of(lost), by_ai)
+
+
+def playouts_for(preset: str) -> int:
+    """The pairs of playouts a review with ``preset`` measures a loss by: ``PLAYOUTS`` with the learned network
+    (its values are points, which playouts measure), none with a preset (its search's values say the loss)."""
+    return PLAYOUTS if preset == "learned" else 0
 
 
 def review_game(
@@ -98,14 +116,16 @@ def review_game(
     depth: int = REVIEW_DEPTH,
     on_move: Callable[[MoveReview], None] | None = None,
     mark_ai: bool = True,
+    playouts: int = 0,
 ) -> list[MoveReview]:
     """Every move of ``record`` graded, in order; ``on_move`` hears each as it is graded (progress, cancel).
-    ``mark_ai`` False grades every move as the player's (a lab game, whose player is the AI under review)."""
+    ``mark_ai`` False grades every move as the player's (a lab game, whose player is the AI under review);
+    ``playouts`` as ``grade_move`` takes it."""
     boards = positions(record)
     by_ai = record.chosen_by_ai() if mark_ai else [False] * len(record.moves)
     graded = []
     for number, played in enumerate(record.moves, 1):
-        move = grade_move(number, boards[number - 1][0], played, evaluate, depth, by_ai[number - 1])
+        move = grade_move(number, boards[number - 1][0], played, evaluate, depth, by_ai[number - 1], playouts)
         graded.append(move)
         if on_move is not None:
             on_move(move)

@@ -29,7 +29,9 @@ def test_the_summary_says_the_accuracy_counts_and_the_ais_moves_apart():
     assert "Accuracy 67 %: 3 of your moves graded (1 moves the AI chose are marked as the AI\u2019s" in html
     for grade, count in zip(GRADES, (1, 1, 0, 1, 0)):
         assert f'<th scope="row">{grade}</th><td>{count}</td>' in html
-    assert "in points." in html
+    assert "in points. Where a move was not the best, its loss is measured by playing on" in html
+    other = GameReview(REVIEW.moves, "classic", False, list(GRADES))
+    assert "playing on" not in summary_html(other)  # a preset's values say the loss: no playouts
 
 
 def test_the_worst_moves_are_the_players_own_costliest_first_each_a_button_to_its_move():
