@@ -33,13 +33,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     review.add_argument("files", type=Path, nargs="+", help="lab files (run --out) or games the page exported")
     _grading_options(review)
     review.add_argument("--out", type=Path, help="every graded move as one JSON line (game, move, grade, …)")
-    review.add_argument(
-        "--playouts",
-        type=A.whole(0, 10_000),
-        default=PLAYOUTS,
-        help=f"a loss measured by this many pairs of {PLAYOUT_MOVES}-move playouts ({PLAYOUTS}, the page's; 0: the "
-        "search's values)",
-    )
+    _review_playouts_option(review, "--playouts")
     truth = sub.add_parser("review-truth", help="the review's points lost against what playing on shows")
     truth.add_argument("--moves", type=A.whole(1, 100_000), default=300, help="moves not the best, measured (300)")
     truth.add_argument("--playouts", type=A.whole(2, 10_000), default=32, help="greedy games a move (default 32)")
@@ -57,14 +51,19 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
         default=0,
         help="playouts stop after this many moves and add the network's value there (default 0: to the end)",
     )
-    truth.add_argument(
-        "--grader-playouts",
+    _review_playouts_option(truth, "--grader-playouts")
+    _grading_options(truth)
+
+
+def _review_playouts_option(parser: argparse.ArgumentParser, flag: str) -> None:
+    """The review's playouts a measured loss (``grade_move``'s ``playouts``), under ``flag``."""
+    parser.add_argument(
+        flag,
         type=A.whole(0, 10_000),
         default=PLAYOUTS,
         help=f"the review's losses by this many pairs of {PLAYOUT_MOVES}-move playouts ({PLAYOUTS}, the page's; 0: "
-        "by its search's values)",
+        "its search's values)",
     )
-    _grading_options(truth)
 
 
 def _grading_options(parser: argparse.ArgumentParser) -> None:
