@@ -29,8 +29,10 @@ from app.games.review_store import record_key
 from game2048.game_record import record_of
 
 SETTING = "coach"
-BATCH_MOVES = 20
-"""Moves one request grades at most: the queue after a burst of keys, sent in one go."""
+BATCH_MOVES = 4
+"""Moves one request grades at most: the queue after a burst of keys, a few at a time, so that a hint asked
+meanwhile waits for at most a short batch (a move the network's playouts measure takes a few tenths of a
+second in the worker)."""
 BUSY_POLL_S = 0.1
 """How often a waiting coach looks whether the AI has finished thinking."""
 

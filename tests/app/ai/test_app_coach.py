@@ -12,7 +12,7 @@ from fakes import FakeNode, FakeView
 from micropython_runner import json_outputs
 
 from app.ai import worker
-from app.ai.coach import SETTING, Coach, coached_review, next_batch
+from app.ai.coach import BATCH_MOVES, SETTING, Coach, coached_review, next_batch
 from app.ai.coach_marks import KEPT_NOTE, mark_text, units_note, verdict_text
 from app.board.play import AI, Intent, PlaySession
 from app.browser.storage import MemoryBackend, Storage
@@ -135,7 +135,7 @@ def test_the_verdict_names_the_costliest_move_and_says_when_every_move_was_best(
 def test_a_run_of_consecutive_moves_is_one_request_and_an_ai_move_ends_it():
     waiting = [{"number": n} for n in (4, 5, 6, 8, 9)]
     assert [item["number"] for item in next_batch(waiting)] == [4, 5, 6]
-    assert len(next_batch([{"number": n} for n in range(1, 50)])) == 20
+    assert len(next_batch([{"number": n} for n in range(1, 50)])) == BATCH_MOVES
 
 
 def test_the_players_moves_are_marked_and_the_moves_never_wait_for_a_grade():
