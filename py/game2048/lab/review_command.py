@@ -175,9 +175,7 @@ def truth(args: argparse.Namespace) -> None:
         args.depth,
         on_row=heard,
         horizon=args.horizon,
-        player=None
-        if args.player == "learned"
-        else SearchOptions("expectimax", depth=1, preset=args.player).evaluator(),
+        player=None if args.player == "learned" else _evaluator_of(args.player),
         grader_playouts=args.grader_playouts,
     )
     measured = [r for r in rows if r.measured_move]

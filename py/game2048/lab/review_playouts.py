@@ -17,24 +17,23 @@ from .training.trainer import first_rng_state
 
 
 @njit(cache=True)
-def _returns(weights, starts, repeats, horizon, state, feats, tables, work, out):  # type: ignore[no-untyped-def]
-    """``out[k * repeats + r]`` = the ``r``-th playout's return from ``starts[k]`` (see the module)."""
+def _returns(weights, starts, horizon, state, feats, tables, work, out):  # type: ignore[no-untyped-def]
+    """``out[k]`` = the return of one playout from ``starts[k]`` (see the module)."""
     for k in range(starts.shape[0]):
-        for r in range(repeats):
-            b = starts[k]
-            total = 0.0
-            moves = 0
-            while True:
-                d, best_value = K.greedy_move(weights, b, feats, tables, work)
-                if d < 0:  # lost: nothing more to come
-                    break
-                moves += 1
-                if moves == horizon:  # the move's points and the network's value of where it leads
-                    total += best_value
-                    break
-                total += work.points[d]
-                b = K.spawn(work.boards[d], state)
-            out[k * repeats + r] = total
+        b = starts[k]
+        total = 0.0
+        moves = 0
+        while True:
+            d, best_value = K.greedy_move(weights, b, feats, tables, work)
+            if d < 0:  # lost: nothing more to come
+                break
+            moves += 1
+            if moves == horizon:  # the move's points and the network's value of where it leads
+                total += best_value
+                break
+            total += work.points[d]
+            b = K.spawn(work.boards[d], state)
+        out[k] = total
 
 
 class Playouts:
@@ -55,5 +54,5 @@ class Playouts:
         out = np.zeros(len(starts), dtype=np.float64)
         state = np.array([first_rng_state(seed)], dtype=np.uint64)
         boards = np.array([b - (1 << 64) if b >> 63 else b for b in starts], dtype=np.int64)
-        _returns(self.nibbles, boards, 1, horizon, state, self.feats, K.MOVE_TABLES, self.work, out)
+        _returns(self.nibbles, boards, horizon, state, self.feats, K.MOVE_TABLES, self.work, out)
         return out
