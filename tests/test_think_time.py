@@ -52,6 +52,19 @@ def test_no_budget_leaves_its_bounds_and_a_game_spending_its_budgets_averages_th
         assert abs(policy.total_ms / policy.moves - 100) < 12
 
 
+def test_a_stalled_move_overdraws_at_most_the_longest_budget_and_the_game_recovers_soon() -> None:
+    policy = ThinkTime(60)
+    for _ in range(100):
+        policy.spent(policy.budget(EARLY).ms)
+    policy.budget(EARLY)
+    policy.spent(307_683.5)  # the process was paused for five minutes during this move
+    assert policy.bank_ms >= -MOST * 60
+    for _ in range(30):
+        budget = policy.budget(EARLY)
+        policy.spent(budget.ms)
+    assert budget.ms > 30  # back above half the chosen time, not held at the least for thousands of moves
+
+
 def test_a_think_time_is_positive() -> None:
     with pytest.raises(ValueError):
         ThinkTime(0)

@@ -86,6 +86,8 @@ class ThinkTime:
         return Budget(ms, distinct_tiles(board), count_empty(board), share)
 
     def spent(self, ms: float) -> None:
-        """Count a move's time as it was taken (a search may end a little after its budget)."""
+        """Count a move's time as it was taken (a search may end a little after its budget), but never more than
+        the longest budget: a move that stalled (a paused process, a tab in the background) would otherwise take
+        its stall out of every later move's time."""
         self.moves += 1
-        self.total_ms += ms
+        self.total_ms += min(ms, MOST * self.think_ms)
