@@ -34,6 +34,7 @@ import platform
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -75,15 +76,20 @@ def stopped_at(record: GameRecord, stop_tile: int) -> GameRecord:
     return record
 
 
-def lab_line(record: GameRecord, config: PlayConfig, seconds: float) -> dict[str, Any]:
-    """A lab line (as ``game2048.lab.play.play_game`` returns it) for a game the page's AI played."""
-    if None in record.decisions:
+def lab_line(record: GameRecord, config: PlayConfig, seconds: float, start: int = 0) -> dict[str, Any]:
+    """A lab line (as ``game2048.lab.play.play_game`` returns it) for a game the page's AI played.
+
+    The moves before ``start`` are not the page's (a game it went on from): they are neither checked nor
+    counted in the think times and depths.
+    """
+    page_moves = record.decisions[start:]
+    if None in page_moves:
         raise ValueError(f"game {record.seed} has moves the AI did not choose")
-    played = {(d["algorithm"], d["preset"]) for d in record.decisions}
+    played = {(d["algorithm"], d["preset"]) for d in page_moves}
     if played - {(config.algorithm, config.preset_name)}:
         raise ValueError(f"game {record.seed} was played by {sorted(played)}, not {config.label()}")
-    think = [d["think_ms"] for d in record.decisions]
-    depths = [d["depth"] for d in record.decisions]
+    think = [d["think_ms"] for d in page_moves]
+    depths = [d["depth"] for d in page_moves]
     game = replay(record)
     top = 1 << max_rank(game.board)
     ordered_think, ordered_depths = sorted(think) or [0.0], sorted(depths) or [0]
@@ -143,20 +149,32 @@ async def choose_search(page: Any, algorithm: str, preset: str | None) -> None:
         raise RuntimeError(f"the page's preset shows {chosen}, not {preset}: {await page.text_content('#ai-status')}")
 
 
-async def play_game(browser: Any, base_url: str, seed: int, args: argparse.Namespace) -> tuple[dict, float]:
+async def play_game(
+    browser: Any,
+    base_url: str,
+    seed: int,
+    args: argparse.Namespace,
+    prepare: Callable[[Any], Awaitable[None]] | None = None,
+) -> tuple[dict, float]:
     """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop).
 
     The think time is set on the page's slider; the pause between autoplay
     moves is set to 0 ms (it only adds wall time: the AI's moves are the same).
+    With ``prepare``, the page opens on a game of its own choosing and
+    ``prepare(page)`` makes game ``seed`` the one played (as a person would:
+    ``bench_suite_page`` opens a saved game and plays from its end).
     """
     context = await browser.new_context(viewport={"width": 900, "height": 1300}, service_workers="block")
     try:
         page = await context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
-        workers = f"&workers={args.workers}" if args.workers else ""
-        await page.goto(f"{base_url}/?seed={seed}{workers}")
+        workers = f"workers={args.workers}" if args.workers else ""
+        query = "&".join(part for part in ("" if prepare else f"seed={seed}", workers) if part)
+        await page.goto(f"{base_url}/" + (f"?{query}" if query else ""))
         await page.wait_for_selector(READY_SELECTOR, state="attached", timeout=120_000)
+        if prepare is not None:
+            await prepare(page)
         await page.wait_for_selector("#ai-autoplay:not([disabled])", state="attached", timeout=180_000)
         await set_slider(page, "#ai-think", THINK_STEPS_MS.index(args.think_ms))
         await set_slider(page, "#ai-pause", 0)
