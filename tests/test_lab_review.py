@@ -155,3 +155,14 @@ def test_the_measure_against_itself_is_its_two_halves_correlated_and_stretched_b
     half, whole = self_agreement(crossed)
     assert half == pytest.approx(0.6)
     assert whole == pytest.approx(2 * 0.6 / 1.6)
+
+
+def test_review_truth_with_no_options_is_the_check_docs_results_reports() -> None:
+    """1,024 playouts a side of 100 moves, the review graded with the page's playouts: the published check."""
+    import inspect
+
+    from game2048.lab import review_truth
+
+    args = cli.build_parser().parse_args(["review-truth"])
+    assert (args.moves, args.playouts, args.horizon, args.grader_playouts) == (300, 1024, 100, PLAYOUTS)
+    assert inspect.signature(review_truth.measure).parameters["grader_playouts"].default == PLAYOUTS

@@ -36,7 +36,7 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     _review_playouts_option(review, "--playouts")
     truth = sub.add_parser("review-truth", help="the review's points lost against what playing on shows")
     truth.add_argument("--moves", type=A.whole(1, 100_000), default=300, help="moves not the best, measured (300)")
-    truth.add_argument("--playouts", type=A.whole(2, 10_000), default=32, help="greedy games a move (default 32)")
+    truth.add_argument("--playouts", type=A.whole(2, 10_000), default=1024, help="greedy games a move (default 1,024)")
     truth.add_argument("--noise", type=A.number(0.0, 1.0), default=0.2, help="share of random moves (default 0.2)")
     truth.add_argument("--seed", type=A.whole(*A.SEED), default=1, help="the first noisy game's seed (default 1)")
     truth.add_argument(
@@ -48,8 +48,8 @@ def add_parsers(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-a
     truth.add_argument(
         "--horizon",
         type=A.whole(0, 100_000),
-        default=0,
-        help="playouts stop after this many moves and add the network's value there (default 0: to the end)",
+        default=100,
+        help="playouts stop after this many moves and add the network's value there (default 100; 0: to the end)",
     )
     _review_playouts_option(truth, "--grader-playouts")
     _grading_options(truth)

@@ -22,13 +22,13 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats
 
-from ..board import DIRECTIONS, Board, count_empty
+from ..board import DIRECTIONS, Board
 from ..evaluation.ntuple_file import Network
 from ..evaluation.ntuple_shapes import score_of_tiles
 from ..game import Game
 from ..move_tables import afterstates
 from ..search.review import GRADES, REVIEW_DEPTH, grade_move
-from ..search.review_playouts import spawned
+from ..search.review_playouts import PLAYOUTS, spawned
 from .review_playouts import Playouts
 from .training.export import dequantized
 
@@ -72,8 +72,6 @@ def playout_values(player: Playouts, board: Board, move: str, playouts: int, hor
     so the same seed after two moves gives both sides the same luck."""
     after = afterstates(board)[DIRECTIONS.index(move)]
     points = score_of_tiles(after) - score_of_tiles(board)
-    if not count_empty(after):  # cannot happen after a legal move; a guard for the spawn below
-        return np.full(playouts, float(points))
     rng = random.Random(seed)
     starts = [spawned(after, rng)[0] for _ in range(playouts)]
     return points + player.returns(starts, horizon, seed)
@@ -91,7 +89,7 @@ def measure(
     on_row: Callable[[TruthRow], None] | None = None,
     horizon: int = 0,
     player: Callable[[Board], float] | None = None,
-    grader_playouts: int = 0,
+    grader_playouts: int = PLAYOUTS,
 ) -> list[TruthRow]:
     """Graded and measured moves from noisy games of seeds ``seed``, ``seed + 1``, … until ``moves`` of them
     were not the search's best (those are measured by playouts; the best itself loses 0 on both sides).
