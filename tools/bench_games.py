@@ -211,9 +211,23 @@ async def play_game(
         await context.close()
 
 
-async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayConfig, out: Path) -> list[int]:
-    """Play ``seeds``, ``args.parallel`` at a time, each line appended to ``out`` as its game ends; the failed seeds."""
+async def play_games(
+    seeds: list[int],
+    args: argparse.Namespace,
+    config: PlayConfig,
+    out: Path,
+    play_one: Callable[[Any, str, int], Awaitable[dict[str, Any]]] | None = None,
+) -> list[int]:
+    """Play ``seeds``, ``args.parallel`` at a time, each line appended to ``out`` as its game ends; the failed seeds.
+
+    ``play_one(browser, base_url, seed)`` plays one game and returns its lab line (default: a new game of
+    ``seed`` by ``play_game``, cut at the stop tile).
+    """
     from playwright.async_api import async_playwright
+
+    async def new_game(browser: Any, base_url: str, seed: int) -> dict[str, Any]:
+        data, seconds = await play_game(browser, base_url, seed, args)
+        return lab_line(stopped_at(GameRecord.from_dict(data), config.stop_tile), config, seconds)
 
     failed: list[int] = []
     if not seeds:
@@ -228,8 +242,7 @@ async def play_games(seeds: list[int], args: argparse.Namespace, config: PlayCon
                 while queue:
                     seed = queue.pop(0)
                     try:
-                        data, seconds = await play_game(browser, base_url, seed, args)
-                        line = lab_line(stopped_at(GameRecord.from_dict(data), config.stop_tile), config, seconds)
+                        line = await (play_one or new_game)(browser, base_url, seed)
                     except Exception as exc:  # noqa: BLE001 - one game's failure is said, the others go on
                         failed.append(seed)
                         print(f"page: seed {seed} failed: {str(exc).splitlines()[0]}", file=sys.stderr)

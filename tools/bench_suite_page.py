@@ -37,8 +37,7 @@ from typing import Any
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_games  # noqa: E402
-from browser import CHROMIUM_ARGS, chromium_path  # noqa: E402
-from serve import REPO_ROOT, start_server  # noqa: E402
+from serve import REPO_ROOT  # noqa: E402
 
 sys.path.insert(0, str(REPO_ROOT / "py"))
 from app.ai.settings import THINK_STEPS_MS  # noqa: E402
@@ -112,37 +111,18 @@ def page_line(record: GameRecord, config: PlayConfig, seconds: float, suite: Sui
     return {**line, "start": position.to_json(), "start_moves": start, "suite": suite.digest}
 
 
-async def play_positions(
-    chosen: list[Position], suite: Suite, args: argparse.Namespace, config: PlayConfig, out: Path
-) -> list[int]:
-    """Each position's source game made, opened and played on in one page at a time; the failed seeds."""
-    from playwright.async_api import async_playwright
+def position_player(suite: Suite, args: argparse.Namespace, config: PlayConfig) -> Any:
+    """``bench_games.play_games``' ``play_one`` for suite positions: a position's source game made, opened in the
+    page and played on; its lab line."""
+    by_seed = {p.seed: p for p in suite.positions}
 
-    failed: list[int] = []
-    if not chosen:
-        return failed
-    server, base_url = start_server(REPO_ROOT, port=0)
-    try:
-        async with async_playwright() as playwright:
-            browser = await playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-            for position in chosen:
-                seed = position.seed
-                try:
-                    prepare = open_position(to_line(source_game(suite, position)).encode(), seed)
-                    data, seconds = await bench_games.play_game(browser, base_url, seed, args, prepare)
-                    line = page_line(GameRecord.from_dict(data), config, seconds, suite, position)
-                except Exception as exc:  # noqa: BLE001 - one position's failure is said, the others go on
-                    failed.append(seed)
-                    print(f"page: position {seed} failed: {str(exc).splitlines()[0]}", file=sys.stderr)
-                    continue
-                with out.open("a") as handle:
-                    handle.write(to_line(line))
-                print(f"page: position {seed}: max tile {line['max_tile']}, {line['moves']} moves", file=sys.stderr)
-            await browser.close()
-    finally:
-        server.shutdown()
-        server.server_close()
-    return failed
+    async def play_one(browser: Any, base_url: str, seed: int) -> dict[str, Any]:
+        position = by_seed[seed]
+        prepare = open_position(to_line(source_game(suite, position)).encode(), seed)
+        data, seconds = await bench_games.play_game(browser, base_url, seed, args, prepare)
+        return page_line(GameRecord.from_dict(data), config, seconds, suite, position)
+
+    return play_one
 
 
 def table(lines: list[dict]) -> str:
@@ -196,7 +176,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--timeout-min is positive")
     if args.stop_tile and (args.stop_tile < 4 or args.stop_tile & (args.stop_tile - 1)):
         parser.error(f"--stop-tile is 0 (play to the end) or a tile value from 4 up, got {args.stop_tile}")
-    args.algorithm, args.preset = "expectimax", "learned"  # what bench_games.play_game chooses in the page
+    # what bench_games.play_game chooses in the page; one page at a time (its two workers take both cores)
+    args.algorithm, args.preset, args.parallel = "expectimax", "learned", 1
     return args
 
 
@@ -207,15 +188,16 @@ def main(argv: list[str] | None = None) -> int:
     )
     try:
         suite = read_suite(args.suite)
-        by_seed = {p.seed: p for p in suite.positions}
-        missing = [seed for seed in args.seeds if seed not in by_seed]
+        held = {p.seed for p in suite.positions}
+        missing = [seed for seed in args.seeds if seed not in held]
         if missing:
             raise ConfigError(f"the suite has no position of seed {', '.join(map(str, missing))}")
         to_play = bench_games.pending(args.out, args.seeds, args.resume, config)
     except ConfigError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    failed = asyncio.run(play_positions([by_seed[s] for s in to_play], suite, args, config, args.out))
+    play_one = position_player(suite, args, config)
+    failed = asyncio.run(bench_games.play_games(to_play, args, config, args.out, play_one))
     lines = [r for r in read(args.out) if r["seed"] in args.seeds and r.get("suite") == suite.digest]
     print(f"`python tools/bench_suite_page.py {' '.join(sys.argv[1:] if argv is None else argv)}`")
     print(f"{date.today()}, {bench_games.machine()}\n")
