@@ -134,4 +134,6 @@ def test_a_position_opens_in_the_page_from_its_source_game(tmp_path: Path, capsy
     record = GameRecord.from_dict(line["record"])
     assert line["start_moves"] == position.moves and line["reached_stop"] is True
     assert replay(record, position.moves).board == position.board  # the page went on from the position itself
-    assert f"| {position.seed} | 16384 |" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert f"| {position.seed} | 16384 |" in printed
+    assert line["workers_said"] and f"Position {position.seed}: {line['workers_said']}" in printed  # the team, said

@@ -131,6 +131,9 @@ async def set_slider(page: Any, selector: str, steps_right: int) -> None:
     await page.locator(selector).blur()
 
 
+WATCH_S = 60.0
+"""Seconds of play between calls of ``play_game``'s ``watch``."""
+
 NETWORK_READY_JS = "document.getElementById('ai-status').textContent.startsWith('Learned network ready')"
 
 
@@ -155,6 +158,7 @@ async def play_game(
     seed: int,
     args: argparse.Namespace,
     prepare: Callable[[Any], Awaitable[None]] | None = None,
+    watch: Callable[[Any, float], Awaitable[None]] | None = None,
 ) -> tuple[dict, float]:
     """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop).
 
@@ -163,6 +167,8 @@ async def play_game(
     With ``prepare``, the page opens on a game of its own choosing and
     ``prepare(page)`` makes game ``seed`` the one played (as a person would:
     ``bench_suite_page`` opens a saved game and plays from its end).
+    ``watch(page, seconds)`` is awaited every ``WATCH_S`` seconds of play
+    and once when the game stops (to say its progress and read the page).
     """
     context = await browser.new_context(viewport={"width": 900, "height": 1300}, service_workers="block")
     try:
@@ -183,9 +189,13 @@ async def play_game(
         if shown != f"{args.think_ms} ms":
             raise RuntimeError(f"the page's think time shows {shown}, not {args.think_ms} ms")
         started = time.perf_counter()
+        watched = started
         await page.click("#ai-autoplay")
         while True:
             await page.wait_for_timeout(250)
+            if watch is not None and time.perf_counter() - watched >= WATCH_S:
+                watched = time.perf_counter()
+                await watch(page, watched - started)
             if time.perf_counter() - started > args.timeout_min * 60:
                 raise RuntimeError(f"game {seed} did not end in {args.timeout_min:g} min")
             state = await page.get_attribute("body", "data-autoplay")
@@ -201,6 +211,8 @@ async def play_game(
                 break
         seconds = time.perf_counter() - started
         await page.wait_for_selector('#board[data-settled="true"]', state="attached")
+        if watch is not None:
+            await watch(page, seconds)
         record = record_in_storage(await page.evaluate(STORAGE_ITEMS_JS), seed)
         if record is None:
             raise RuntimeError(f"game {seed}: the page holds no record of it ({await page.text_content('#ai-status')})")

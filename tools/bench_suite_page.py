@@ -119,8 +119,20 @@ def position_player(suite: Suite, args: argparse.Namespace, config: PlayConfig) 
     async def play_one(browser: Any, base_url: str, seed: int) -> dict[str, Any]:
         position = by_seed[seed]
         prepare = open_position(to_line(source_game(suite, position)).encode(), seed)
-        data, seconds = await bench_games.play_game(browser, base_url, seed, args, prepare)
-        return page_line(GameRecord.from_dict(data), config, seconds, suite, position)
+        team: list[str] = []
+
+        async def watch(page: Any, seconds: float) -> None:
+            """Say how the game goes, and keep what the page says of its workers (the line's ``workers_said``)."""
+            team[:] = [await page.text_content("#ai-workers") or ""]
+            score, top = await page.text_content("#score"), await page.evaluate(bench_games.TOP_TILE_JS)
+            print(
+                f"page: position {seed}, {seconds / 60:.0f} min: score {score}, top tile {top}; {team[0]}",
+                file=sys.stderr,
+            )
+
+        data, seconds = await bench_games.play_game(browser, base_url, seed, args, prepare, watch)
+        line = page_line(GameRecord.from_dict(data), config, seconds, suite, position)
+        return {**line, "workers_said": team[0] if team else ""}
 
     return play_one
 
@@ -202,6 +214,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"`python tools/bench_suite_page.py {' '.join(sys.argv[1:] if argv is None else argv)}`")
     print(f"{date.today()}, {bench_games.machine()}\n")
     print(table(lines))
+    print("\n" + "\n".join(f"Position {line['seed']}: {line.get('workers_said', '')}" for line in lines))
     print(f"\nRecords: {args.out}")
     if failed:
         print(f"Failed: positions {', '.join(map(str, failed))} (run again with --resume to play them)")
