@@ -8,7 +8,9 @@ the root's moves (``game2048.search.decide_part``: every move to its
 deepest depth at which every legal move has a value, so a helper that fails,
 or answers late, costs depth, never the answer: the primary's part alone
 covers every move at the shared depths.  A helper that raises is dropped; one
-late ``LATE_STRIKES`` times in a row too; the AI goes on with the others.  A
+late ``LATE_STRIKES`` times in a row rests (``REST_DECISIONS``, longer each
+time) and rejoins, so a moment's load costs a few decisions' depth, not the
+rest of a long game; the AI goes on with the others meanwhile.  A
 fixed-depth decision waits for every part (each call keeps its own time limit).
 Alpha-beta stays in one worker (its cutoffs need one tree).
 
@@ -37,7 +39,11 @@ worker's heap is about 280 MB, and the page, the browser and the system need the
 HELPER_GRACE_MS = 15.0
 """How long past the primary's part the merge waits for a helper's; at least this, or a tenth of the budget."""
 LATE_STRIKES = 3
-"""A helper late this many decisions in a row is dropped (the machine cannot give it a core)."""
+"""A helper late this many decisions in a row rests (the machine cannot give it a core just now)."""
+REST_DECISIONS = 32
+"""The expectimax decisions a helper sits out the first time it rests; twice as many each time after."""
+MAX_REST_DECISIONS = 2048
+"""The longest rest: a helper the machine keeps starving is asked again about every few minutes of autoplay."""
 HELPER_NAME = "ai-help-{}"
 
 
@@ -91,9 +97,17 @@ class Helper:
     def __init__(self, client: AiClient) -> None:
         self.client = client
         self.busy = False
-        self.late = 0
+        self.late = 0  # decisions in a row it answered late
+        self.rest = 0  # expectimax decisions it still sits out
+        self.rests = 0  # times it was rested: each rest is twice the last
         self.network = False
         self.heap_bytes = 0
+
+    def tire(self) -> None:
+        """Late ``LATE_STRIKES`` times in a row: rest ``REST_DECISIONS``, doubled each time, at most the maximum."""
+        self.late = 0
+        self.rest = min(MAX_REST_DECISIONS, REST_DECISIONS << min(self.rests, 16))
+        self.rests += 1
 
 
 class AiTeam:
@@ -144,8 +158,8 @@ class AiTeam:
 
     @property
     def working(self) -> int:
-        """Workers searching now: the primary and the helpers that are up."""
-        return 1 + len(self.helpers)
+        """Workers searching now: the primary and the helpers that are up and not resting."""
+        return 1 + sum(1 for helper in self.helpers if not helper.rest)
 
     async def connect(self) -> bool:
         connected = await self.primary.connect()
@@ -231,7 +245,9 @@ class AiTeam:
         if expectimax and not self.started and self.count > 1 and self.primary.ready:
             asyncio.create_task(self.start_helpers())
         learned = request.get("preset") == "learned"
-        team = [h for h in self.helpers if not h.busy and (h.network or not learned)]
+        if expectimax:
+            self._rest_one_decision()
+        team = [h for h in self.helpers if not h.busy and not h.rest and (h.network or not learned)]
         if not expectimax or not team or not self.primary.ready:
             return await self.primary.think(request)
         parts = len(team) + 1
@@ -262,12 +278,14 @@ class AiTeam:
         return merged if merged is not None else await self.primary.think(request)
 
     def _settle(self, helper: Helper, task: "Any", results: "dict[int, dict[str, Any]]", k: int) -> None:
-        """Count helper ``k``'s part: on time, late (its task frees it when it ends), or failed (dropped)."""
+        """Count helper ``k``'s part: on time, late (its task frees it when it ends; resting after
+        ``LATE_STRIKES`` in a row), or failed (dropped)."""
         answer = results.get(k)
         if answer is None:
             helper.late += 1
             if helper.late >= LATE_STRIKES:
-                self._drop(helper, f"it answered late {LATE_STRIKES} times in a row")
+                helper.tire()
+                self._changed()
 
             async def free() -> None:
                 try:
@@ -286,6 +304,16 @@ class AiTeam:
         elif answer.get("ok"):
             helper.late = 0
 
+    def _rest_one_decision(self) -> None:
+        """One expectimax decision passes: each resting helper is a decision nearer to rejoining."""
+        back = False
+        for helper in self.helpers:
+            if helper.rest:
+                helper.rest -= 1
+                back = back or not helper.rest
+        if back:
+            self._changed()
+
     def describe(self) -> str:
         """The team for the AI panel: how many workers search, and each helper's memory where known."""
         if self.count <= 1:
@@ -293,9 +321,15 @@ class AiTeam:
         if not self.started:
             return f"Expectimax will share its decisions among {self.count} workers, started when it first plays."
         text = f"The AI searches expectimax in {self.working} of {self.count} workers"
-        starting = self.count - self.working - len(self.dropped)
+        resting = [helper.rest for helper in self.helpers if helper.rest]
+        starting = self.count - self.working - len(resting) - len(self.dropped)
         if starting > 0:
             text += f" ({starting} starting)"
+        if resting:
+            text += (
+                f" ({len(resting)} resting after answering late {LATE_STRIKES} times in a row,"
+                f" back within {max(resting)} decisions)"
+            )
         sizes = [size for size in [self.primary_heap] + [h.heap_bytes for h in self.helpers] if size]
         if sizes:
             text += f", each using up to {max(sizes) // 1_000_000} MB of memory"

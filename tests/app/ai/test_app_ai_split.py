@@ -142,6 +142,53 @@ def test_a_helper_that_hangs_costs_depth_then_is_dropped():
     assert team.helpers == [] and "stopped working" in team.dropped[0]
 
 
+class Slow(RealWorker):
+    """A helper that answers, but late (after the merge has gone on) while ``slow`` is set."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.slow = True
+
+    async def think_part(self, request_json):
+        self.parts.append(json.loads(request_json))
+        if self.slow:
+            await asyncio.sleep(0.15)
+        return ai_worker.think_part(request_json)
+
+
+def test_a_helper_late_three_times_rests_then_rejoins_for_longer_each_time():
+    """A moment's load must not cost the rest of a long game: the late helper sits out and comes back."""
+    request = {"rows": ROWS, "think_ms": 10, "algorithm": "expectimax", "preset": "rows"}
+
+    async def decide(team, helper):
+        while team.helpers and team.helpers[0].busy:  # a late part frees its helper when it ends
+            await asyncio.sleep(0.01)
+        return await team.think(request)
+
+    async def scenario():
+        slow = Slow()
+        team, _ = _team(slow)
+        await _connected(team)
+        for _ in range(ai_split.LATE_STRIKES):
+            await decide(team, slow)
+        said = team.describe()
+        asked = len(slow.parts)
+        slow.slow = False
+        resting = [await decide(team, slow) for _ in range(ai_split.REST_DECISIONS - 1)]
+        back = await decide(team, slow), len(slow.parts)
+        slow.slow = True
+        for _ in range(ai_split.LATE_STRIKES):
+            await decide(team, slow)
+        return team, said, asked, resting, back
+
+    team, said, asked, resting, (back, asked_back) = run_async(scenario)
+    assert asked == ai_split.LATE_STRIKES and len(team.helpers) == 1 and team.dropped == []
+    assert "in 1 of 2 workers (1 resting after answering late 3 times in a row, back within 32 decisions)" in said
+    assert all(a["ok"] and a.get("workers", 1) == 1 for a in resting)  # not asked while it rests
+    assert back["ok"] and back["workers"] == 2 and asked_back == ai_split.LATE_STRIKES + 1
+    assert team.helpers[0].rest == 2 * ai_split.REST_DECISIONS  # late again: a rest twice as long
+
+
 def test_alpha_beta_stays_in_one_worker_and_never_starts_the_helpers():
     async def scenario():
         started = []
