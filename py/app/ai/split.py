@@ -98,6 +98,7 @@ class Helper:
         self.client = client
         self.busy = False
         self.late = 0  # decisions in a row it answered late
+        self.late_ms = 0.0  # the most any of its parts came after the merge went on (ms)
         self.rest = 0  # expectimax decisions it still sits out
         self.rests = 0  # times it was rested: each rest is twice the last
         self.network = False
@@ -269,7 +270,7 @@ class AiTeam:
         while len(results) < parts and (fixed or monotonic() - started < grace):
             await sleep(0.002)
         for k, helper in enumerate(team, 1):
-            self._settle(helper, tasks[k - 1], results, k)
+            self._settle(helper, tasks[k - 1], results, k, started + grace)
         primary = results.get(0) or {}
         if not primary.get("ok"):
             return primary if primary.get("restart") else await self.primary.think(request)
@@ -277,7 +278,7 @@ class AiTeam:
         merged = merge(answered, request)
         return merged if merged is not None else await self.primary.think(request)
 
-    def _settle(self, helper: Helper, task: "Any", results: "dict[int, dict[str, Any]]", k: int) -> None:
+    def _settle(self, helper: Helper, task: "Any", results: "dict[int, dict[str, Any]]", k: int, closed: float) -> None:
         """Count helper ``k``'s part: on time, late (its task frees it when it ends; resting after
         ``LATE_STRIKES`` in a row), or failed (dropped)."""
         answer = results.get(k)
@@ -292,6 +293,7 @@ class AiTeam:
                     await task
                 finally:
                     helper.busy = False
+                    helper.late_ms = max(helper.late_ms, (monotonic() - closed) * 1000.0)
                 late = results.get(k) or {}
                 if not late.get("ok") and late.get("restart"):
                     self._drop(helper, f"it stopped working ({late.get('error')})")
@@ -326,9 +328,10 @@ class AiTeam:
         if starting > 0:
             text += f" ({starting} starting)"
         if resting:
+            late_ms = max(helper.late_ms for helper in self.helpers)
             text += (
-                f" ({len(resting)} resting after answering late {LATE_STRIKES} times in a row,"
-                f" back within {max(resting)} decisions)"
+                f" ({len(resting)} resting after answering late {LATE_STRIKES} times in a row"
+                f" (by up to {late_ms:.0f} ms), back within {max(resting)} decisions)"
             )
         sizes = [size for size in [self.primary_heap] + [h.heap_bytes for h in self.helpers] if size]
         if sizes:

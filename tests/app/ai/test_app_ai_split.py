@@ -183,7 +183,9 @@ def test_a_helper_late_three_times_rests_then_rejoins_for_longer_each_time():
 
     team, said, asked, resting, (back, asked_back) = run_async(scenario)
     assert asked == ai_split.LATE_STRIKES and len(team.helpers) == 1 and team.dropped == []
-    assert "in 1 of 2 workers (1 resting after answering late 3 times in a row, back within 32 decisions)" in said
+    assert "in 1 of 2 workers (1 resting after answering late 3 times in a row (by up to " in said
+    assert said.endswith(" ms), back within 32 decisions), each using up to 280 MB of memory.")
+    assert 100 <= team.helpers[0].late_ms < 1000  # its parts came about 150 ms - 15 ms after the merge went on
     assert all(a["ok"] and a.get("workers", 1) == 1 for a in resting)  # not asked while it rests
     assert back["ok"] and back["workers"] == 2 and asked_back == ai_split.LATE_STRIKES + 1
     assert team.helpers[0].rest == 2 * ai_split.REST_DECISIONS  # late again: a rest twice as long
