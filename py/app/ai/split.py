@@ -7,7 +7,10 @@ the root's moves (``game2048.search.decide_part``: every move to its
 ``SHARED_DEPTH``, then its own).  ``game2048.search.split_merge.merge`` takes, from all the parts, the
 deepest depth at which every legal move has a value, so a helper that fails,
 or answers late, costs depth, never the answer: the primary's part alone
-covers every move at the shared depths.  A helper that raises is dropped; one
+covers every move at the shared depths.  A timed decision waits for a helper
+until its budget is spent (a part stops deepening on its own estimate, so a
+helper may rightly take its whole budget where the primary stopped early),
+and a grace after.  A helper that raises is dropped; one
 late ``LATE_STRIKES`` times in a row rests (``REST_DECISIONS``, longer each
 time) and rejoins, so a moment's load costs a few decisions' depth, not the
 rest of a long game; the AI goes on with the others meanwhile.  A
@@ -37,7 +40,8 @@ GB_PER_WORKER = 1.0
 """A worker for each this many GB the browser reports (``navigator.deviceMemory``): with the learned network a
 worker's heap is about 280 MB, and the page, the browser and the system need the rest."""
 HELPER_GRACE_MS = 15.0
-"""How long past the primary's part the merge waits for a helper's; at least this, or a tenth of the budget."""
+"""How long the merge waits for a helper's part past the later of the primary's part and the decision's budget;
+at least this, or a tenth of the budget."""
 LATE_STRIKES = 3
 """A helper late this many decisions in a row rests (the machine cannot give it a core just now)."""
 REST_DECISIONS = 32
@@ -260,17 +264,18 @@ class AiTeam:
             asked["part"], asked["parts"] = k, parts
             results[k] = await client.call("think_part", asked, budget)
 
+        sent = monotonic()
         tasks = [asyncio.create_task(ask(k, helper.client)) for k, helper in enumerate(team, 1)]
         for helper in team:
             helper.busy = True
         await ask(0, self.primary)
-        grace = max(HELPER_GRACE_MS, budget / 10.0) / 1000.0
-        started = monotonic()
+        # A helper's part ends by its budget: it may go a depth further than the primary on its share.
+        closes = max(monotonic(), sent + budget / 1000.0) + max(HELPER_GRACE_MS, budget / 10.0) / 1000.0
         fixed = request.get("depth") is not None  # every part is needed; each call has its own time limit
-        while len(results) < parts and (fixed or monotonic() - started < grace):
+        while len(results) < parts and (fixed or monotonic() < closes):
             await sleep(0.002)
         for k, helper in enumerate(team, 1):
-            self._settle(helper, tasks[k - 1], results, k, started + grace)
+            self._settle(helper, tasks[k - 1], results, k, closes)
         primary = results.get(0) or {}
         if not primary.get("ok"):
             return primary if primary.get("restart") else await self.primary.think(request)

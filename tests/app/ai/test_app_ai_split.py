@@ -191,6 +191,43 @@ def test_a_helper_late_three_times_rests_then_rejoins_for_longer_each_time():
     assert team.helpers[0].rest == 2 * ai_split.REST_DECISIONS  # late again: a rest twice as long
 
 
+class Quick(RealWorker):
+    """A part that stops at the shared depth after ``delay`` s: a primary that expects no deeper iteration to
+    fit answers at once; a helper that tried one more on its share spends most of its budget."""
+
+    def __init__(self, delay: float = 0.0) -> None:
+        super().__init__()
+        self.delay = delay
+
+    async def think_part(self, request_json):
+        request = json.loads(request_json)
+        self.parts.append(request)
+        await asyncio.sleep(self.delay)
+        return ai_worker.think_part(json.dumps({**request, "think_ms": None, "depth": 2}))
+
+
+def test_a_helper_is_waited_for_until_its_budget_is_spent():
+    """The primary stopping early must not make a helper that keeps to its budget late (it was, 3 in a row)."""
+    request = {"rows": ROWS, "think_ms": 200, "algorithm": "expectimax", "preset": "rows"}
+    primary = Quick()
+
+    async def scenario():
+        thorough = Quick(delay=0.12)
+        team = AiTeam(lambda attempt, name=None: thorough if name else primary, 2)
+        await _connected(team)
+        answers = []
+        for _ in range(ai_split.LATE_STRIKES):
+            started = time.perf_counter()
+            answers.append((await team.think(request), (time.perf_counter() - started) * 1000))
+        return answers, team
+
+    answers, team = run_async(scenario)
+    assert all(answer["ok"] and answer["workers"] == 2 for answer, _ in answers)
+    assert all(100 <= took_ms < 200 + 100 for _, took_ms in answers)  # the helper's 120 ms, within budget + grace
+    assert team.helpers[0].late == 0 and team.helpers[0].rest == 0
+    assert "in 2 of 2 workers" in team.describe()
+
+
 def test_alpha_beta_stays_in_one_worker_and_never_starts_the_helpers():
     async def scenario():
         started = []
