@@ -84,8 +84,8 @@ def test_a_position_the_source_game_does_not_reach_is_refused() -> None:
     position = SUITE.positions[0]
     with pytest.raises(sp.SourceError, match="another position than the suite's"):
         sp.source_game(SUITE, replace(position, score=position.score + 4))
-    other = Suite(SUITE.tile, {**SUITE.source, "command": "lab run --think-ms 100"}, SUITE.positions)
-    with pytest.raises(sp.SourceError, match="were not played as"):
+    other = Suite(SUITE.tile, {**SUITE.source, "player": "expectimax:learned 100 ms"}, SUITE.positions)
+    with pytest.raises(sp.SourceError, match="were played by 'expectimax:learned 100 ms', not"):
         sp.source_game(other, position)
 
 

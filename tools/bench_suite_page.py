@@ -50,7 +50,7 @@ from game2048.lab.suite import SUITE_FILE, Position, Suite, read_suite  # noqa: 
 
 DEFAULT_OUT = REPO_ROOT / "lab-out" / "suite-page.jsonl"
 SOURCE_CONFIG = PlayConfig(algorithm="expectimax", preset="learned", depth=1, stop_tile=16384)
-"""How the suite's source games were played (its file's ``source.command``); checked against the file."""
+"""How the suite's source games were played (its file's ``source.player``); checked against the file."""
 
 
 class SourceError(Exception):
@@ -64,9 +64,9 @@ def source_game(suite: Suite, position: Position) -> dict[str, Any]:
     not end on the position's board, score and moves (the shipped network is not the suite's).
     """
     config = replace(SOURCE_CONFIG, stop_tile=suite.tile)
-    command = suite.source.get("command", "")
-    if "--depth 1" not in command or f"--stop-tile {suite.tile}" not in command:
-        raise SourceError(f"the suite's games were not played as {config.label()}: {command!r}")
+    player = suite.source.get("player")
+    if player != config.label():
+        raise SourceError(f"the suite's games were played by {player!r}, not {config.label()!r}")
     line = lab_play_game(position.seed, config)
     game = replay(GameRecord.from_dict(line["record"]))
     if (game.board, game.score, game.moves) != (position.board, position.score, position.moves):

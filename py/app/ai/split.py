@@ -333,7 +333,7 @@ class AiTeam:
         if starting > 0:
             text += f" ({starting} starting)"
         if resting:
-            late_ms = max(helper.late_ms for helper in self.helpers)
+            late_ms = max(helper.late_ms for helper in self.helpers if helper.rest)
             text += (
                 f" ({len(resting)} resting after answering late {LATE_STRIKES} times in a row"
                 f" (by up to {late_ms:.0f} ms), back within {max(resting)} decisions)"

@@ -228,6 +228,17 @@ def test_a_helper_is_waited_for_until_its_budget_is_spent():
     assert "in 2 of 2 workers" in team.describe()
 
 
+def test_the_resting_line_says_the_resting_helpers_lateness_not_another_ones():
+    team = AiTeam(lambda attempt, name=None: RealWorker(), 3)
+    team.started = True
+    rested, late_once = ai_split.Helper(AiClient(RealWorker)), ai_split.Helper(AiClient(RealWorker))
+    rested.tire()
+    rested.late_ms, late_once.late_ms = 40.0, 300.0  # the other one was late once, long ago, and works on
+    team.helpers = [rested, late_once]
+    said = team.describe()
+    assert "in 2 of 3 workers (1 resting after answering late 3 times in a row (by up to 40 ms)" in said
+
+
 def test_alpha_beta_stays_in_one_worker_and_never_starts_the_helpers():
     async def scenario():
         started = []
