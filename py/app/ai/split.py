@@ -328,15 +328,15 @@ class AiTeam:
         if not self.started:
             return f"Expectimax will share its decisions among {self.count} workers, started when it first plays."
         text = f"The AI searches expectimax in {self.working} of {self.count} workers"
-        resting = [helper.rest for helper in self.helpers if helper.rest]
+        resting = [helper for helper in self.helpers if helper.rest]
         starting = self.count - self.working - len(resting) - len(self.dropped)
         if starting > 0:
             text += f" ({starting} starting)"
         if resting:
-            late_ms = max(helper.late_ms for helper in self.helpers if helper.rest)
             text += (
                 f" ({len(resting)} resting after answering late {LATE_STRIKES} times in a row"
-                f" (by up to {late_ms:.0f} ms), back within {max(resting)} decisions)"
+                f" (by up to {max(h.late_ms for h in resting):.0f} ms),"
+                f" back within {max(h.rest for h in resting)} decisions)"
             )
         sizes = [size for size in [self.primary_heap] + [h.heap_bytes for h in self.helpers] if size]
         if sizes:
