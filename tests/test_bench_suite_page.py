@@ -10,6 +10,8 @@ from prerequisites import browser_missing
 from tool_modules import load_tool
 
 from game2048 import board as B
+from game2048.evaluation import learned
+from game2048.evaluation.ntuple_shapes import get_shape
 from game2048.game import Game
 from game2048.game_record import GameRecord, decision, replay
 from game2048.lab.config import PlayConfig
@@ -78,6 +80,22 @@ def test_the_source_game_played_again_ends_on_the_suites_position() -> None:
     game = replay(GameRecord.from_dict(line["record"]))
     assert (game.board, game.score, game.moves) == (position.board, position.score, position.moves)
     assert (line["algorithm"], line["preset"], line["depth"]) == ("expectimax", "learned", 1)
+
+
+def test_the_suites_source_network_is_found_by_its_digest_among_the_kept_files(tmp_path: Path) -> None:
+    assert sp.source_network(SUITE) == str(learned.NETWORK_DIR / "training" / "4x6-late.ntn")
+    shipped = {**SUITE.source, "network_sha256": learned.manifest()["sha256"]}
+    assert sp.source_network(Suite(SUITE.tile, shipped, SUITE.positions)) is None
+    (tmp_path / "training").mkdir()
+    (tmp_path / "training" / "broken.json").write_text("{not json")
+    with pytest.raises(sp.SourceError, match="no network under .* is the suite's \\(2ba2cd67…\\)"):
+        sp.source_network(SUITE, tmp_path)
+
+
+def test_making_a_source_game_leaves_learned_on_the_shipped_network() -> None:
+    sp.source_game(SUITE, SUITE.positions[0])
+    assert learned.network().shape == get_shape(learned.manifest()["shape"]["name"])
+    assert learned.network().shape != get_shape("4x6-late")
 
 
 def test_a_position_the_source_game_does_not_reach_is_refused() -> None:

@@ -142,11 +142,11 @@ def shipped() -> Network:
     return ntuple_file.read(learned.NETWORK_DIR / learned.NETWORK_FILE, learned.manifest())
 
 
-def test_the_shipped_networks_evaluation_is_the_plain_statement_in_both_stages(shipped: Network) -> None:
-    assert shipped.shape == get_shape("4x6-late")
+def test_the_shipped_networks_evaluation_is_the_plain_statement_in_every_stage(shipped: Network) -> None:
+    assert shipped.shape == get_shape("4x6-16")  # one stage of 16 values: staged files are STAGED_NETWORK's tests
     value, evaluate = ntuple.make_value(shipped), ntuple.make_evaluator(shipped)
     partly = ntuple.make_evaluator(shipped, share=1 / 3)
-    for stage in (0, 1):
+    for stage in range(len(shipped.shape.stage_values)):
         for board in _boards_in_stage(shipped.shape, stage, 1500, seed=10 + stage):
             assert value(board) == _by_definition(shipped, board)
             assert evaluate(board) == _plain_evaluation(shipped, board)
@@ -161,10 +161,11 @@ def test_the_evaluation_reads_the_networks_own_arrays_and_lists_of_shared_ints(s
     tables = list((ntuple.make_evaluator(shipped).__kwdefaults__ or {}).values())
     views = [t for t in tables if isinstance(t, memoryview)]
     assert sorted(id(view.obj) for view in views) == sorted(id(table) for table in shipped.tables)
-    parts = [part for stage in (0, 1) for part in ntuple.part_lists(shipped.shape, stage)[1].values()]
+    stages = range(len(shipped.shape.stage_values))
+    parts = [part for stage in stages for part in ntuple.part_lists(shipped.shape, stage)[1].values()]
     lists = {id(t) for t in tables if isinstance(t, list)}
-    assert {id(part) for part in parts} < lists  # beside them: the stages, the transposing tables, tiles' scores
-    assert len(lists) == len(parts) + 1 + 4 + 1
+    assert {id(part) for part in parts} < lists  # beside them: the stages (if several), the transposing tables,
+    assert len(lists) == len(parts) + (len(stages) > 1) + 4 + 1  # and the tiles' scores
     for part in parts:
         assert len(part) == 1 << 16 and len({id(v) for v in part}) == len(set(part))
 

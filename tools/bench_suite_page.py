@@ -5,7 +5,8 @@
                                      [--stop-tile 0]
 
 A suite position (``game2048.lab.suite``) is where a 16384 first formed in a
-source game of the shipped network played at depth 1.  The page cannot be
+source game played at depth 1 by the network the suite names (its SHA-256:
+the shipped file, or one kept in ``networks/training/``).  The page cannot be
 handed a bare board with its score and moves, so each position is reached as
 a person would reach it: the source game is played again in CPython (the
 suite's own command, one seed, checked to end on the suite's board, score and
@@ -28,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import sys
 from dataclasses import replace
 from datetime import date
@@ -42,13 +44,16 @@ from serve import REPO_ROOT  # noqa: E402
 sys.path.insert(0, str(REPO_ROOT / "py"))
 from app.ai.settings import THINK_STEPS_MS  # noqa: E402
 from game2048 import board as B  # noqa: E402
+from game2048.evaluation import learned  # noqa: E402
 from game2048.game_record import GameRecord, replay  # noqa: E402
-from game2048.lab.config import ConfigError, PlayConfig  # noqa: E402
+from game2048.lab.config import ConfigError, PlayConfig, use_network  # noqa: E402
 from game2048.lab.play import play_game as lab_play_game  # noqa: E402
 from game2048.lab.records import read, to_line  # noqa: E402
 from game2048.lab.suite import SUITE_FILE, Position, Suite, read_suite  # noqa: E402
 
 DEFAULT_OUT = REPO_ROOT / "lab-out" / "suite-page.jsonl"
+NETWORKS = learned.NETWORK_DIR
+"""Where the suite's source network is looked for by its SHA-256 (the shipped file and the kept ones)."""
 SOURCE_CONFIG = PlayConfig(algorithm="expectimax", preset="learned", depth=1, stop_tile=16384)
 """How the suite's source games were played (its file's ``source.player``); checked against the file."""
 
@@ -57,22 +62,44 @@ class SourceError(Exception):
     """A suite position that cannot be reached as the suite file says (another network, a changed rule)."""
 
 
+def source_network(suite: Suite, kept: Path = NETWORKS) -> str | None:
+    """The network file the suite's source games were played with: the one under ``kept`` (``networks/`` and its
+    ``training/``) whose manifest names the suite's ``network_sha256``; ``None`` for the shipped one.
+
+    ``SourceError`` when no kept file is that network (the suite was made with a file the repository lost).
+    """
+    wanted = suite.source.get("network_sha256")
+    for manifest in sorted(kept.glob("*.json")) + sorted(kept.glob("training/*.json")):
+        try:
+            named = json.loads(manifest.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(named, dict) and named.get("sha256") == wanted:
+            file = manifest.with_suffix(".ntn")
+            return None if file == kept / learned.NETWORK_FILE else str(file)
+    raise SourceError(f"no network under {kept} is the suite's ({str(wanted)[:8]}…): its source games cannot be made")
+
+
 def source_game(suite: Suite, position: Position) -> dict[str, Any]:
     """The lab line of ``position``'s source game played again in CPython, up to the move its tile formed.
 
-    ``SourceError`` when the suite was made another way than ``SOURCE_CONFIG``, or the game played again does
-    not end on the position's board, score and moves (the shipped network is not the suite's).
+    ``SourceError`` when the suite was made another way than ``SOURCE_CONFIG``, its network is not kept
+    (``source_network``), or the game played again does not end on the position's board, score and moves.
     """
     config = replace(SOURCE_CONFIG, stop_tile=suite.tile)
     player = suite.source.get("player")
     if player != config.label():
         raise SourceError(f"the suite's games were played by {player!r}, not {config.label()!r}")
-    line = lab_play_game(position.seed, config)
+    network = source_network(suite)
+    try:
+        line = lab_play_game(position.seed, replace(config, network=network))
+    finally:
+        use_network(None)  # this process's ``learned`` is the shipped network again, whatever the suite's was
     game = replay(GameRecord.from_dict(line["record"]))
     if (game.board, game.score, game.moves) != (position.board, position.score, position.moves):
         raise SourceError(
             f"source game {position.seed} played again ends on another position than the suite's "
-            f"({game.moves} moves, {game.score:,} points): is networks/4x6.ntn the suite's network?"
+            f"({game.moves} moves, {game.score:,} points), with {network or 'the shipped network'}"
         )
     return line
 

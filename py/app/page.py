@@ -434,6 +434,7 @@ def build_games(
         move_grader(client, panel_ai),
         lambda: panel_ai.network_ready,
         panel_ai.fetch_network,
+        client.review_lanes,
     )
 
 

@@ -22,3 +22,6 @@ class RealWorker:
 
     async def think_part(self, request_json):
         return ai_worker.think_part(request_json)
+
+    async def review(self, request_json):
+        return ai_worker.review(request_json)

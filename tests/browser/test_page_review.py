@@ -17,7 +17,7 @@ from test_page_accessibility import _axe_violations
 
 from app.games.saved_games import saved_form
 from game2048 import board as B
-from game2048.evaluation import presets
+from game2048.evaluation import learned, presets
 from game2048.game import Game
 from game2048.game_link import decode_link, encode_game
 from game2048.game_record import GameRecord, decision
@@ -34,7 +34,7 @@ new PerformanceObserver((list) => {
 
 
 def _no_network(context) -> None:  # type: ignore[no-untyped-def]
-    """The network file (31 MB) is not what these tests read: refused, so the AI plays on without it."""
+    """The network file (32 MB) is not what these tests read: refused, so the AI plays on without it."""
     context.route("**/networks/4x6.ntn*", lambda route: route.fulfill(status=503, body="busy"))
 
 
@@ -191,7 +191,8 @@ def test_the_network_is_asked_for_before_it_is_downloaded(open_page):
     page = run.page
     page.click("#review-start")
     page.wait_for_selector("#review-ask", state="visible")
-    assert "31 MB" in page.text_content("#review-status")
+    size = f"{learned.manifest()['bytes'] / 1e6:.0f} MB"  # the question says the shipped file's download
+    assert size in page.text_content("#review-status") and size in page.text_content("#review-download")
     assert page.evaluate("document.activeElement.id") == "review-download"
     assert not [url for url in run.requests if "/networks/4x6.ntn" in url]  # asked, not fetched
     page.click("#review-download")  # yes: the download starts (refused here: it is tried again and again)

@@ -72,6 +72,11 @@ class AiClient:
     def ready(self) -> bool:
         return self.worker is not None and self.error is None and not self.needs_restart
 
+    @property
+    def review_lanes(self) -> int:
+        """Review batches worth sending at once (``AiTeam``'s, one a worker): one worker grades one at a time."""
+        return 1
+
     async def connect(self) -> bool:
         """Start a worker, build its tables and read its presets, twice at most; False (and ``error``) on failure."""
         self.worker, self.error, self.needs_restart = None, None, False

@@ -116,11 +116,12 @@ class Helper:
 
 
 class AiTeam:
-    """The primary worker's client (every call but an expectimax decision goes to it alone) and its helpers.
+    """The primary worker's client (every call but an expectimax decision or a review batch goes to it alone) and
+    its helpers.
 
     Reads like ``AiClient`` (``ready``, ``error``, ``presets``, ``connect``, ``think``, ``call``...), so the
     page's parts take either.  ``count`` workers in all; the helpers start with the first expectimax
-    decision, in the background (alpha-beta, the default, never needs them: no Pyodide started for
+    decision or review batch, in the background (alpha-beta, the default, never needs them: no Pyodide started for
     nothing), and join each decision once ready (and, for ``learned``, once they hold the network).
     """
 
@@ -134,7 +135,8 @@ class AiTeam:
         self._network_base: str | None = None
         self.listeners: list[Callable[[], None]] = []  # told when the team changes (a helper up, dropped)
         self.primary_heap = 0  # the primary's memory in bytes, once measured (several workers only)
-        self.started = False  # the helpers start with the first expectimax decision: alpha-beta never needs them
+        self.started = False  # the helpers start with the first expectimax decision or review batch
+        self._primary_reviews = 0  # review batches the primary grades now
 
     # -- AiClient's face ----------------------------------------------------------------------
     @property
@@ -183,7 +185,10 @@ class AiTeam:
         return await self.primary.explain(request)
 
     async def call(self, function: str, request: "dict[str, Any]", budget_ms: "float | None") -> "dict[str, Any]":
-        """The primary's ``function``; once it has loaded the learned network, the helpers load it too."""
+        """The primary's ``function`` (a ``review`` batch: ``review``'s worker); once it has loaded the learned
+        network, the helpers load it too."""
+        if function == "review":
+            return await self.review(request, budget_ms)
         answer = await self.primary.call(function, request, budget_ms)
         if function == "load_network" and answer.get("ok"):
             self._network_base = str(request.get("base"))
@@ -193,6 +198,41 @@ class AiTeam:
                 if not helper.network:
                     asyncio.create_task(self._load_network(helper))
         return answer
+
+    async def review(self, request: "dict[str, Any]", budget_ms: "float | None") -> "dict[str, Any]":
+        """A batch of a game's moves graded (the worker's ``review``) by a free worker: the primary unless it
+        grades a batch already, then a helper that is up, not busy and, for ``learned``, holds the network.
+
+        A long game's review sends ``review_lanes`` batches at once, so each worker grades its own and the
+        game takes about 1/n of the time (grades are seeded per move: any worker gives the same).  The first
+        batch starts the helpers, as an expectimax decision does.  A helper that fails a batch is dropped and
+        the batch graded again by another worker; the primary's own failure is the answer, as without helpers.
+        """
+        if not self.started and self.count > 1 and self.primary.ready:
+            asyncio.create_task(self.start_helpers())
+        learned = request.get("preset") == "learned"
+        free = [h for h in self.helpers if not h.busy and (h.network or not learned)]
+        if not self._primary_reviews or not free:
+            self._primary_reviews += 1
+            try:
+                return await self.primary.call("review", request, budget_ms)
+            finally:
+                self._primary_reviews -= 1
+        helper = free[0]
+        helper.busy = True
+        try:
+            answer = await helper.client.call("review", request, budget_ms)
+        finally:
+            helper.busy = False
+        if answer.get("ok"):
+            return answer
+        self._drop(helper, f"it failed to grade a review batch: {answer.get('error')}")
+        return await self.review(request, budget_ms)
+
+    @property
+    def review_lanes(self) -> int:
+        """Review batches worth sending at once: one a worker the team may have."""
+        return self.count
 
     # -- helpers ------------------------------------------------------------------------------
     async def start_helpers(self) -> None:

@@ -25,7 +25,9 @@ WIDTH, HEIGHT = 360, 220
 LEFT, RIGHT, TOP, BOTTOM = 40, 10, 24, 38
 """Room for the score labels at the left, the run numbers at the top, the games' labels and the axis's name below."""
 SCORE_STEP = 50000
-GAMES_STEP = 250000
+GAMES_STEPS = (50000, 100000, 250000, 500000, 1000000)
+"""The games axis labels every such step, the smallest that needs at most ``GAMES_LABELS`` after 0."""
+GAMES_LABELS = 5
 
 
 def short(value: float) -> str:
@@ -35,6 +37,14 @@ def short(value: float) -> str:
     if value >= 1e3:
         return fixed(value / 1e3, 1).rstrip("0").rstrip(".") + "k"
     return str(int(value))
+
+
+def games_step(games_end: int) -> int:
+    """The games between two labels of an axis that ends at ``games_end``: a few round labels, whatever the runs."""
+    for step in GAMES_STEPS:
+        if games_end // step <= GAMES_LABELS:
+            return step
+    return -(-games_end // GAMES_LABELS)
 
 
 def _top(highest: float, step: int) -> int:
@@ -66,7 +76,7 @@ def curve_svg(content: "dict[str, Any]", labelled_by: str, described_by: str) ->
             f'<text class="story-axis-label" x="{LEFT - 4}" y="{y(score)}" dy="4" text-anchor="end">'
             f"{short(score)}</text>"
         )
-    for games in range(0, games_end + 1, GAMES_STEP):
+    for games in range(0, games_end + 1, games_step(games_end)):
         parts.append(
             f'<text class="story-axis-label" x="{x(games)}" y="{HEIGHT - BOTTOM + 14}" text-anchor="middle">'
             f"{short(games)}</text>"
@@ -131,7 +141,9 @@ def curve_summary(content: "dict[str, Any]") -> str:
             f"the mean score of its training games rose from {_score(first['mean_score'])} at {first['games']:,} "
             f"games to {_score(last['mean_score'])} at {last['games']:,}"
         )
-    if files:
+    if len(files) == 1:
+        said.append(f"its file, played greedily, scored {_score(files[0]['greedy']['mean_score'])}")
+    elif files:
         said.append(
             f"each run\u2019s file, played greedily, from {_score(files[0]['greedy']['mean_score'])} to "
             f"{_score(files[-1]['greedy']['mean_score'])}"

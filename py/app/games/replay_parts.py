@@ -32,10 +32,12 @@ def build_replays(
     review_moves: "Callable[[dict], Awaitable[dict]]",
     network: "Callable[[], bool]",
     fetch_network: "Callable[[], Awaitable[bool]]",
+    review_lanes: int = 1,
 ) -> Replays:
     """The replay dialog and the "Your games" panel (``.view`` and ``.panel`` of the ``Replays`` given) and the
     review, wired to the session (``play_from(record, step)`` plays a replayed game on), the saved games and the
-    AI's answers; ``listen(target, event, handler)`` adds a listener the page keeps alive."""
+    AI's answers (``review_lanes``: review batches ``review_moves`` takes at once, one a worker);
+    ``listen(target, event, handler)`` adds a listener the page keeps alive."""
     window = document.defaultView
 
     def show_games() -> None:
@@ -59,7 +61,14 @@ def build_replays(
     replays.panel = panel
     replays.view = ReplayView(document, create_proxy, play_from, explain_board)
     replays.review = ReviewPanel(
-        document, create_proxy, replays.view, review_moves, ReviewStore(saved.storage), network, fetch_network
+        document,
+        create_proxy,
+        replays.view,
+        review_moves,
+        ReviewStore(saved.storage),
+        network,
+        fetch_network,
+        review_lanes,
     )
     replays.review.on_done.append(lambda: show_games() if panel.is_open else None)
     panel.on_review = replays.open_reviewed

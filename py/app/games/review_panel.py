@@ -1,12 +1,13 @@
 """Game review in the replay: "Review this game" grades the replayed game in the AI worker, with progress and Cancel.
 
-The main thread only cuts the game into short batches (``review_figures.batches``), sends them one after the other
-through ``grade`` (the worker's ``review``) and draws: the accuracy, the counts per grade, the game's chart
-(``review_chart``) and the worst moves as buttons.  A worst move (or a mistake on the chart) opens the replay at
-that move, where the best move's arrow is drawn beside the played one and the points lost said; every reviewed
-position the replay shows gets its arrows the same way, and "Explore this position" is one click away.  A review
-goes on while the replay is closed (the page stays playable: the worker does the work) and is kept with the game
-(``review_store``), so a reload shows it again; Cancel stops it after the batch in hand.
+The main thread only cuts the game into short batches (``review_figures.batches``), sends them in order through
+``grade`` (the worker's ``review``), ``lanes`` at a time so that each of the page's AI workers grades one, and
+draws: the accuracy, the counts per grade, the game's chart (``review_chart``) and the worst moves as buttons. A
+worst move (or a mistake on the chart) opens the replay at that move, where the best move's arrow is drawn beside
+the played one and the points lost said; every reviewed position the replay shows gets its arrows the same way, and
+"Explore this position" is one click away. A review goes on while the replay is closed (the page stays playable: the
+worker does the work) and is kept with the game (``review_store``), so a reload shows it again; Cancel stops it
+after the batches in hand.
 """
 
 try:  # names for annotations only: MicroPython skips annotations and has neither module
@@ -14,6 +15,8 @@ try:  # names for annotations only: MicroPython skips annotations and has neithe
     from typing import Any
 except ImportError:
     pass
+
+import asyncio
 
 from app.browser.clock import sleep
 from app.browser.wiring import Wiring
@@ -35,10 +38,10 @@ IDS = (
     "review-move",
 )
 ASK_TEXT = (
-    "A review in points needs the learned network, a 31 MB download. Download it, or grade now with the AI's "
+    "A review in points needs the learned network, a 32 MB download. Download it, or grade now with the AI's "
     "present evaluation, whose units are not points."
 )
-DOWNLOADING_TEXT = "Downloading the learned network (31 MB); the review starts once it is in\u2026"
+DOWNLOADING_TEXT = "Downloading the learned network (32 MB); the review starts once it is in\u2026"
 YIELD_S = 0.001
 """A pause that hands the main thread back to the browser (a timer's task) between two parts of the work."""
 EXPLORE_BUTTON = '<button type="button" class="button small review-explore">Explore this position</button>'
@@ -58,11 +61,14 @@ class ReviewPanel:
         store: Any = None,
         network: "Callable[[], bool] | None" = None,
         fetch_network: "Callable[[], Awaitable[bool]] | None" = None,
+        lanes: int = 1,
     ) -> None:
         """``network()``: the learned network is in (its values are points); ``fetch_network()`` downloads it (True
-        once in); without them the review grades with the AI's own preset, as ``grade`` fills it in."""
+        once in); without them the review grades with the AI's own preset, as ``grade`` fills it in.  ``lanes``:
+        the batches ``grade`` is given at once (``AiTeam.review_lanes``)."""
         self.view = view
         self.grade = grade
+        self.lanes = max(1, lanes)
         self.store = store
         self.network = network
         self.fetch_network = fetch_network
@@ -119,7 +125,7 @@ class ReviewPanel:
 
     def start(self) -> None:
         """Review the game the replay shows, in the background: with the learned network when it is in, else
-        after asking whether to download it (31 MB) or grade in the AI's own preset's units (not points)."""
+        after asking whether to download it (32 MB) or grade in the AI's own preset's units (not points)."""
         record = self.view.record
         if record is None or self.running is not None or not record.moves or self.review is not None:
             return
@@ -176,10 +182,14 @@ class ReviewPanel:
         key, total = self._key(record), len(record.moves)
         moves: list[dict[str, Any]] = []
         answer: dict[str, Any] = {}
-        for request in requests:
-            answer = await self.grade(request)
+        asked: list[Any] = [asyncio.create_task(self._graded(request)) for request in requests[: self.lanes]]
+        for number in range(len(requests)):
+            answer = await asked[number]  # in order; the next batch is sent as each answer is taken
+            asked[number] = None
+            if number + self.lanes < len(requests) and run == self._run:
+                asked.append(asyncio.create_task(self._graded(requests[number + self.lanes])))
             if run != self._run:
-                return  # cancelled meanwhile
+                return  # cancelled meanwhile: the batches in hand end in their workers, unread
             if not answer.get("ok"):
                 self.running = None
                 self._show("The review stopped: " + str(answer.get("error") or "the AI did not answer") + ".")
@@ -204,6 +214,10 @@ class ReviewPanel:
         self._show("The review is done." if kept else "The review is done; it could not be kept: storage is full.")
         for listener in self.on_done:
             listener()
+
+    async def _graded(self, request: "dict[str, Any]") -> "dict[str, Any]":
+        """``grade(request)`` as a coroutine of its own: a task each batch in hand."""
+        return await self.grade(request)
 
     def _progress(self, done: int, total: int) -> None:
         if self.view.record is None or self._key(self.view.record) != self.running:

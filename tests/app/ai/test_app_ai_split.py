@@ -118,6 +118,113 @@ def test_a_helper_that_crashes_is_dropped_and_the_ai_answers():
     assert "Dropped" in team.describe()
 
 
+class Reviewing(RealWorker):
+    """Grades review batches as the real worker does, one at a time (a worker's one thread), noting each."""
+
+    def __init__(self, fails: bool = False) -> None:
+        super().__init__()
+        self.batches: list[int] = []
+        self.fails = fails
+        self.grading = 0
+        self.together = 0  # the most batches it was asked to grade at once
+
+    async def review(self, request_json):
+        request = json.loads(request_json)
+        self.batches.append(request["first"])
+        self.grading += 1
+        self.together = max(self.together, self.grading)
+        await asyncio.sleep(0.01)
+        self.grading -= 1
+        if self.fails:
+            raise RuntimeError("JsException: the worker was terminated")
+        return ai_worker.review(request_json)
+
+
+def _review_batches(count: int, preset: str = "rows") -> list[dict]:
+    """``count`` batches of 5 moves each, from one seeded game."""
+    from game2048.board import legal_moves
+    from game2048.game_record import GameRecord, positions
+
+    record = GameRecord(33)
+    while len(record.moves) < 5 * count:
+        legal = legal_moves(record._replayed().board)
+        record.append(legal[len(record.moves) % len(legal)], None)
+    steps = positions(record)
+    return [
+        {
+            "boards": [f"{steps[k][0]:016x}" for k in range(first, first + 5)],
+            "played": list(record.moves[first : first + 5]),
+            "by_ai": [False] * 5,
+            "first": first + 1,
+            "preset": preset,
+        }
+        for first in range(0, 5 * count, 5)
+    ]
+
+
+async def _team_with_helpers(team: AiTeam) -> None:
+    """Connected, its helpers started by a first review batch, and up."""
+    assert await team.connect()
+    assert (await team.call("review", _review_batches(1)[0], 3000))["ok"]
+    for _ in range(500):
+        if len(team.helpers) + len(team.dropped) == team.count - 1 and not any(h.busy for h in team.helpers):
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the helpers did not start")
+
+
+def test_a_review_sends_each_worker_a_batch_and_grades_as_one_worker_does():
+    batches = _review_batches(6)
+
+    async def scenario():
+        helper = Reviewing()
+        primary = Reviewing()
+        team = AiTeam(lambda attempt, name=None: primary if name is None else helper, 2)
+        assert team.review_lanes == 2 and AiClient(lambda attempt: primary).review_lanes == 1
+        await _team_with_helpers(team)
+        primary.batches.clear()
+        answers = []
+        for pair in range(0, len(batches), team.review_lanes):  # as the review sends them: a lane each
+            answers += await asyncio.gather(*(team.call("review", b, 3000) for b in batches[pair : pair + 2]))
+        return answers, primary, helper
+
+    answers, primary, helper = run_async(scenario)
+    assert primary.batches == [1, 11, 21] and helper.batches == [6, 16, 26]  # one of each pair a worker
+    assert primary.together == 1 and helper.together == 1  # a batch at a time a worker, never queued in one
+    alone = [json.loads(ai_worker.review(json.dumps(b))) for b in batches]
+    assert answers == alone
+
+
+def test_a_helper_that_fails_a_review_batch_is_dropped_and_the_primary_grades_it():
+    batches = _review_batches(2)
+
+    async def scenario():
+        primary, helper = Reviewing(), Reviewing(fails=True)
+        team = AiTeam(lambda attempt, name=None: primary if name is None else helper, 2)
+        await _team_with_helpers(team)
+        answers = await asyncio.gather(*(team.call("review", b, 3000) for b in batches))
+        return answers, team, helper
+
+    answers, team, helper = run_async(scenario)
+    assert all(answer["ok"] for answer in answers) and helper.batches == [6]
+    assert team.helpers == [] and "failed to grade a review batch" in team.dropped[0]
+
+
+def test_a_learned_review_stays_with_the_primary_until_the_helper_holds_the_network():
+    batches = _review_batches(2, preset="learned")
+
+    async def scenario():
+        primary, helper = Reviewing(), Reviewing()
+        team = AiTeam(lambda attempt, name=None: primary if name is None else helper, 2)
+        await _team_with_helpers(team)
+        primary.batches.clear()
+        await asyncio.gather(*(team.call("review", b, 3000) for b in batches))
+        return primary, helper
+
+    primary, helper = run_async(scenario)
+    assert primary.batches == [1, 6] and helper.batches == []
+
+
 def test_a_helper_that_hangs_costs_depth_then_is_dropped():
     request = {"rows": ROWS, "think_ms": 20, "algorithm": "expectimax", "preset": "rows"}
 

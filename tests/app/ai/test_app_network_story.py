@@ -19,43 +19,71 @@ from game2048.evaluation.ntuple_shapes import get_shape, shape_from_json
 
 ROOT = Path(__file__).resolve().parents[3]
 MANIFEST = learned.manifest()
+STAGED_MANIFEST = json.loads((ROOT / "networks" / "training" / "4x6-late.json").read_text())
+"""The manifest of the network the page shipped before (``2ba2cd67…``: two stages, five runs; kept as the late-game
+suite's source network), so that a story of several runs and stages stays tested beside the shipped one run."""
+MANIFESTS = pytest.mark.parametrize("manifest", [MANIFEST, STAGED_MANIFEST], ids=["shipped", "staged-before"])
 RESULTS = (ROOT / "docs" / "results.md").read_text()
 
 
-def test_what_it_is_is_the_shipped_shape():
-    content = story(MANIFEST)
-    shape = shape_from_json(MANIFEST["shape"])
-    assert shape == get_shape("4x6-late") and content["name"] == "4x6-late"
-    assert content["patterns"] == [list(cells) for cells in shape.tuples]
+def _shape_told(manifest):
+    content = story(manifest)
+    shape = shape_from_json(manifest["shape"])
+    assert content["name"] == shape.name and content["patterns"] == [list(cells) for cells in shape.tuples]
     assert [(s["from_tile"], s["values"]) for s in content["stages"]] == [
         (1 << rank if rank else 0, values) for rank, values in zip(shape.stage_ranks, shape.stage_values, strict=True)
     ]
+    assert content["weights"] == shape.weights == manifest["weights"]
+    assert content["memory_bytes"] == manifest["memory_bytes"] and content["bytes"] == manifest["bytes"]
+    return content, shape
+
+
+def test_what_it_is_is_the_shipped_shape():
+    content, shape = _shape_told(MANIFEST)
+    assert shape == get_shape("4x6-16")  # one stage: every board, 16 values (empty and 2..32768)
+    assert [(s["below_tile"], s["top_tile"]) for s in content["stages"]] == [(0, 32768)]
+
+
+def test_a_staged_shape_tells_each_stage_its_boards_and_values():
+    content, shape = _shape_told(STAGED_MANIFEST)
+    assert shape == get_shape("4x6-late")
     assert [s["below_tile"] for s in content["stages"]] == [8192, 0]  # boards below 8192, then from 8192 up
     assert [s["top_tile"] for s in content["stages"]] == [4096, 32768]  # 13 values: empty and 2..4096
-    assert content["weights"] == shape.weights == MANIFEST["weights"]
-    assert content["memory_bytes"] == MANIFEST["memory_bytes"] and content["bytes"] == MANIFEST["bytes"]
 
 
-def test_the_runs_lead_to_this_file_and_add_up_to_the_games_said():
-    content = story(MANIFEST)
+def _runs_lead_to_the_file(manifest):
+    content = story(manifest)
     runs = content["runs"]
-    assert len(runs) == 5 and runs[0]["from_zero"] and not any(run["from_zero"] for run in runs[1:])
-    assert content["games"] == sum(run["games"] for run in runs) == 1_266_000
     last = runs[-1]
-    assert last["games"] == MANIFEST["trained_games"] == content["trained_games"]
-    assert MANIFEST["sha256"].startswith(last["file"])  # the last run made this file ...
-    assert MANIFEST["init_sha256"].startswith(runs[-2]["file"])  # ... from the file of the run before
-    assert last["shape"] == MANIFEST["shape"]["name"] and last["alpha"] == MANIFEST["alpha"]
-    assert last["stages"] == stages(MANIFEST["shape"])
-    assert last["greedy"]["rates"] == rates(MANIFEST["greedy"]) and last["greedy"]["games"] == 1000
-    assert content["greedy"]["mean_score"] == MANIFEST["greedy"]["mean_score"] and content["greedy"]["seed"] == 1
+    assert last["games"] == manifest["trained_games"] == content["trained_games"]
+    assert manifest["sha256"].startswith(last["file"])  # the last run made this file
+    assert last["shape"] == manifest["shape"]["name"] and last["alpha"] == manifest["alpha"]
+    assert last["stages"] == stages(manifest["shape"])
+    assert last["greedy"]["rates"] == rates(manifest["greedy"]) and last["greedy"]["games"] == 1000
+    assert content["greedy"]["mean_score"] == manifest["greedy"]["mean_score"] and content["greedy"]["seed"] == 1
+    assert content["games"] == sum(run["games"] for run in runs)
     for before, run in zip(runs, runs[1:], strict=False):  # one after the other, never overlapping
         assert run["start"] == before["end"]
+    return content, runs
 
 
-def test_the_curve_is_the_manifests_points_counted_over_all_runs():
-    content = story(MANIFEST)
-    listed = MANIFEST["story"]["runs"]
+def test_the_shipped_network_is_one_run_from_zero_that_made_this_file():
+    content, runs = _runs_lead_to_the_file(MANIFEST)
+    assert len(runs) == 1 and runs[0]["from_zero"] and "init_sha256" not in MANIFEST
+    assert content["games"] == 373_000 and runs[0]["alpha"] == 1 / 32 and runs[0]["coherence"]
+
+
+def test_the_runs_before_lead_to_their_file_each_from_the_file_of_the_run_before():
+    content, runs = _runs_lead_to_the_file(STAGED_MANIFEST)
+    assert len(runs) == 5 and runs[0]["from_zero"] and not any(run["from_zero"] for run in runs[1:])
+    assert content["games"] == 1_266_000
+    assert STAGED_MANIFEST["init_sha256"].startswith(runs[-2]["file"])  # from the file of the run before
+
+
+@MANIFESTS
+def test_the_curve_is_the_manifests_points_counted_over_all_runs(manifest):
+    content = story(manifest)
+    listed = manifest["story"]["runs"]
     expected = []
     start = 0
     for number, run in enumerate(listed, 1):
@@ -69,10 +97,11 @@ def _said(value: float) -> str:
     return f"{value:,.0f}"
 
 
-def test_every_number_of_the_story_is_one_docs_results_states():
+@MANIFESTS
+def test_every_number_of_the_story_is_one_docs_results_states(manifest):
     """The story block may only repeat measurements: each mean score and rate is written in docs/results.md."""
-    block = MANIFEST["story"]
-    sets = [block["page_greedy"]] + [run["file"].get("greedy") or MANIFEST["greedy"] for run in block["runs"]]
+    block = manifest["story"]
+    sets = [block["page_greedy"]] + [run["file"].get("greedy") or manifest["greedy"] for run in block["runs"]]
     points = [point for run in block["runs"] for point in run["curve"]]
     for found in sets + points:
         assert _said(found["mean_score"]) in RESULTS, found

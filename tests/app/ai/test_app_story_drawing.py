@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 from micropython_runner import json_outputs
-from test_app_network_story import GARBLED
+from test_app_network_story import GARBLED, STAGED_MANIFEST
 
 from app.ai.network_story import story
 from app.ai.story_drawing import GLOSSARY_KEYS, percent, story_html
@@ -78,15 +78,31 @@ def test_every_technical_word_links_to_its_glossary_entry_and_each_entry_it_name
     assert "td-learning" in keys  # the issue: the entry no word on the page linked to
 
 
-def test_what_it_is_draws_its_four_patterns_and_says_its_size_and_stages():
-    html = story_html(story(MANIFEST))
+@pytest.mark.parametrize("manifest", [MANIFEST, STAGED_MANIFEST], ids=["shipped", "staged-before"])
+def test_what_it_is_draws_its_four_patterns_and_says_its_size(manifest):
+    html = story_html(story(manifest))
     tags = _parsed(html).found
     glyphs = [attrs for tag, attrs in tags if tag == "span" and "pattern-glyph" in attrs.get("class", "")]
     assert [g["data-pattern"] for g in glyphs] == ["1", "2", "3", "4"]
     on = html.split('id="story-patterns"')[1].split("</ul>")[0]
     assert [part.count("pg-on") for part in on.split('class="pattern-glyph"')[1:]] == [6, 6, 6, 6]
     what = _text(html, "story-what")
-    assert f"{MANIFEST['weights']:,} weights" in what and "31.5 MB download" in what and "173 MB" in what
+    assert f"{manifest['weights']:,} weights" in what
+    assert f"{manifest['bytes'] / 1e6:.1f} MB download" in what and f"{manifest['memory_bytes'] / 1e6:.0f} MB" in what
+
+
+def test_the_shipped_network_is_one_stage_for_every_board():
+    html = story_html(story(MANIFEST))
+    assert "31.9 MB download" in _text(html, "story-what") and "134 MB" in _text(html, "story-what")
+    assert _text(html, "story-stages-title") == "One stage"
+    stages = _text(html, "story-stages")
+    assert stages == "Every board: one set of tables, 16 values a cell (empty, and 2 to 32768)."
+    assert 'id="story-stages-why"' not in html
+
+
+def test_a_staged_network_says_each_stage_and_why_the_late_one_has_its_own():
+    html = story_html(story(STAGED_MANIFEST))
+    assert "31.5 MB download" in _text(html, "story-what") and "173 MB" in _text(html, "story-what")
     stages = _text(html, "story-stages")
     assert "below 8192: the first stage\u2019s tables, 13 values a cell" in stages
     assert "from 8192 up: tables of their own, 16 values a cell" in stages
@@ -94,7 +110,7 @@ def test_what_it_is_draws_its_four_patterns_and_says_its_size_and_stages():
 
 
 def test_the_games_the_runs_and_the_rates_are_the_manifests():
-    content = story(MANIFEST)
+    content = story(STAGED_MANIFEST)
     html = story_html(content)
     assert _text(html, "story-games") == f"{content['games']:,} games" == "1,266,000 games"
     runs = re.findall(r'<li data-run="(\d)">(.*?)</li>', html, re.S)
@@ -104,12 +120,29 @@ def test_the_games_the_runs_and_the_rates_are_the_manifests():
         assert said.startswith(f"{run['games']:,} games")
         assert f"mean {run['greedy']['mean_score']:,.0f}" in said
     assert "TD(0)" in runs[0][1] and "TD(\u03bb)" in runs[3][1] and "4x6-late" in runs[4][1]
-    assert MANIFEST["command"] in html
+    assert STAGED_MANIFEST["command"] in html
     strength = _text(html, "story-strength")
-    greedy = MANIFEST["greedy"]
+    greedy = STAGED_MANIFEST["greedy"]
     for tile in (2048, 8192, 16384, 32768):
         assert percent(greedy[f"rate_{tile}"]) in strength
     assert f"{greedy['mean_score']:,}" in strength and "1,000 games (seed 1)" in html
+
+
+def test_the_shipped_networks_one_run_is_told_from_zero_with_its_method_and_its_rates():
+    content = story(MANIFEST)
+    html = story_html(content)
+    assert _text(html, "story-games") == "373,000 games"
+    runs = re.findall(r'<li data-run="(\d)">(.*?)</li>', html, re.S)
+    assert [number for number, _ in runs] == ["1"]
+    said = re.sub(r"<[^>]+>", "", runs[0][1])
+    assert said.startswith("373,000 games from zero, as 4x6-16 (one stage, 16 values a cell)")
+    assert "TD(\u03bb), \u03bb = 0.5" in said and "restarts" in said and "temporal coherence" in said
+    assert "\u03b1 = 0.03125" in said and "This file, greedy over 1,000 games" in said
+    assert MANIFEST["command"] in html
+    strength = _text(html, "story-strength")
+    for tile in (2048, 8192, 16384, 32768):
+        assert percent(MANIFEST["greedy"][f"rate_{tile}"]) in strength
+    assert "169,121" in strength and "1.1 %" in strength  # the file's own 1,000 greedy games: 32768 in 11
 
 
 @pytest.mark.parametrize(

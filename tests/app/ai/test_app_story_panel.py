@@ -119,7 +119,7 @@ def test_nothing_is_fetched_until_it_is_opened_then_the_manifest_is_drawn_once()
     assert document.defaultView.asked == ["http://127.0.0.1:8000/" + MANIFEST_PATH]
     assert MANIFEST_PATH == "networks/" + learned.MANIFEST_FILE
     assert story.state == "ready" and body.attributes["data-state"] == "ready"
-    assert 'id="story-games">1,266,000 games' in body.innerHTML
+    assert 'id="story-games">373,000 games' in body.innerHTML
     glossary = document.elements["glossary-list"].innerHTML  # the linked words' entries, before the explorer
     assert 'id="gloss-td-learning"' in glossary and 'id="gloss-temporal-coherence"' in glossary
 

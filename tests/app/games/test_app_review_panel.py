@@ -14,7 +14,11 @@ from app.browser.storage import MemoryBackend, Storage
 from app.games.review_panel import IDS, ReviewPanel
 from app.games.review_store import ReviewStore, record_key
 from game2048.board import legal_moves
+from game2048.evaluation import learned
 from game2048.game_record import GameRecord, positions
+
+SIZE = f"{learned.manifest()['bytes'] / 1e6:.0f} MB"
+"""The shipped network's download, as the question says it."""
 
 
 class Element:
@@ -126,6 +130,62 @@ def test_a_review_runs_in_batches_is_kept_and_a_worst_move_opens_with_its_arrows
     assert again.review is not None and again.el["review-start"].hidden
 
 
+def test_two_lanes_keep_two_batches_in_the_workers_and_take_the_answers_in_order():
+    """A page with two AI workers grades two batches at once (``AiTeam.review_lanes``); a batch that answers
+    before the one sent ahead of it waits its turn, so the moves and the progress keep the game's order."""
+    record = game(100)
+    document = Document()
+    alone = run_async(lambda: _reviewed(record, Document(), lanes=1, order=None))
+
+    async def scenario() -> tuple[ReviewPanel, list]:
+        return await _reviewed(record, document, lanes=2, order=[21, 1, 61, 41, 81])
+
+    panel, events = run_async(scenario)
+    assert max(events.count(("in", first)) for first in (1, 21, 41, 61, 81)) == 1
+    in_flight, most = 0, 0
+    for kind, _first in events:
+        in_flight += 1 if kind == "in" else -1
+        most = max(most, in_flight)
+    assert most == 2  # never more than the lanes, and both used
+    assert events[:2] == [("in", 1), ("in", 21)]  # the first two sent at once
+    assert [move["number"] for move in panel.review.moves] == list(range(1, 101))
+    assert panel.review.moves == alone[0].review.moves  # the same grades as one lane
+
+
+async def _reviewed(record: GameRecord, document: Document, lanes: int, order: list | None):
+    """``record`` reviewed through ``lanes`` lanes by a worker that answers the batches in ``order`` (their first
+    moves; ``None``: as asked); the panel and the batches' comings and goings."""
+    events: list = []
+    answers: dict[int, asyncio.Event] = {}
+
+    async def grade(request: dict) -> dict:
+        first = request["first"]
+        events.append(("in", first))
+        answers[first] = asyncio.Event()
+        if order is not None:
+            await answers[first].wait()
+        events.append(("out", first))
+        return json.loads(worker.review(json.dumps(dict(request, preset="rows"))))
+
+    panel = ReviewPanel(document, lambda f: f, View(document, record), grade, lanes=lanes)
+    panel.opened(record)
+    panel.start()
+    for first in order or []:
+        await _until(lambda first=first: first in answers, f"batch {first} was never sent")
+        answers[first].set()
+        await _until(lambda first=first: ("out", first) in events, f"batch {first} did not answer")
+    await _until(lambda: panel.running is None, "the review did not end")
+    return panel, events
+
+
+async def _until(done, why: str) -> None:
+    for _ in range(10_000):
+        if done():
+            return
+        await asyncio.sleep(0)
+    raise AssertionError(why)
+
+
 def test_cancel_stops_after_the_batch_in_hand():
     record = game(100)
     document = Document()
@@ -199,7 +259,7 @@ def test_without_the_network_the_review_asks_first_and_grades_in_points_once_it_
         panel.start()
         assert presets_asked == [] and fetched == []  # asked, not downloaded
         assert not document.elements["review-ask"].hidden and document.elements["review-start"].hidden
-        assert "31 MB" in document.elements["review-status"].textContent
+        assert SIZE in document.elements["review-status"].textContent
         assert document.focused == "review-download"
         document.elements["review-download"].click()
         for _ in range(5):
