@@ -121,8 +121,9 @@ class AiTeam:
 
     Reads like ``AiClient`` (``ready``, ``error``, ``presets``, ``connect``, ``think``, ``call``...), so the
     page's parts take either.  ``count`` workers in all; the helpers start with the first expectimax
-    decision or review batch, in the background (alpha-beta, the default, never needs them: no Pyodide started for
-    nothing), and join each decision once ready (and, for ``learned``, once they hold the network).
+    decision or a review's second batch in hand, in the background (alpha-beta, the default, never needs
+    them: no Pyodide started for nothing), and join each decision once ready (and, for ``learned``, once
+    they hold the network).
     """
 
     def __init__(self, start_worker: "Callable[..., Any]", count: int) -> None:
@@ -135,7 +136,7 @@ class AiTeam:
         self._network_base: str | None = None
         self.listeners: list[Callable[[], None]] = []  # told when the team changes (a helper up, dropped)
         self.primary_heap = 0  # the primary's memory in bytes, once measured (several workers only)
-        self.started = False  # the helpers start with the first expectimax decision or review batch
+        self.started = False  # the helpers start with the first expectimax decision or parallel review batch
         self._primary_reviews = 0  # review batches the primary grades now
 
     # -- AiClient's face ----------------------------------------------------------------------
@@ -185,8 +186,8 @@ class AiTeam:
         return await self.primary.explain(request)
 
     async def call(self, function: str, request: "dict[str, Any]", budget_ms: "float | None") -> "dict[str, Any]":
-        """The primary's ``function`` (a ``review`` batch: ``review``'s worker); once it has loaded the learned
-        network, the helpers load it too."""
+        """The primary's ``function`` (a ``review`` batch: the free worker ``review`` picks); once the primary has
+        loaded the learned network, the helpers load it too."""
         if function == "review":
             return await self.review(request, budget_ms)
         answer = await self.primary.call(function, request, budget_ms)
@@ -204,11 +205,12 @@ class AiTeam:
         grades a batch already, then a helper that is up, not busy and, for ``learned``, holds the network.
 
         A long game's review sends ``review_lanes`` batches at once, so each worker grades its own and the
-        game takes about 1/n of the time (grades are seeded per move: any worker gives the same).  The first
-        batch starts the helpers, as an expectimax decision does.  A helper that fails a batch is dropped and
-        the batch graded again by another worker; the primary's own failure is the answer, as without helpers.
+        game takes about 1/n of the time (grades are seeded per move: any worker gives the same).  A batch
+        asked while the primary grades one starts the helpers, as an expectimax decision does; the coach, one
+        batch at a time, never does.  A helper that fails a batch is dropped and the batch graded again by
+        another worker; the primary's own failure is the answer, as without helpers.
         """
-        if not self.started and self.count > 1 and self.primary.ready:
+        if self._primary_reviews and not self.started and self.count > 1 and self.primary.ready:
             asyncio.create_task(self.start_helpers())
         learned = request.get("preset") == "learned"
         free = [h for h in self.helpers if not h.busy and (h.network or not learned)]

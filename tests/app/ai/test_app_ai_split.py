@@ -163,9 +163,13 @@ def _review_batches(count: int, preset: str = "rows") -> list[dict]:
 
 
 async def _team_with_helpers(team: AiTeam) -> None:
-    """Connected, its helpers started by a first review batch, and up."""
+    """Connected, its helpers started by two review batches at once (a review's two lanes), and up."""
     assert await team.connect()
-    assert (await team.call("review", _review_batches(1)[0], 3000))["ok"]
+    first, second = _review_batches(2)
+    assert not team.started
+    assert all(
+        a["ok"] for a in await asyncio.gather(team.call("review", first, 3000), team.call("review", second, 3000))
+    )
     for _ in range(500):
         if len(team.helpers) + len(team.dropped) == team.count - 1 and not any(h.busy for h in team.helpers):
             return
@@ -183,6 +187,7 @@ def test_a_review_sends_each_worker_a_batch_and_grades_as_one_worker_does():
         assert team.review_lanes == 2 and AiClient(lambda attempt: primary).review_lanes == 1
         await _team_with_helpers(team)
         primary.batches.clear()
+        primary.together = 0  # the two that started the helpers both went to the primary: it was alone
         answers = []
         for pair in range(0, len(batches), team.review_lanes):  # as the review sends them: a lane each
             answers += await asyncio.gather(*(team.call("review", b, 3000) for b in batches[pair : pair + 2]))
@@ -193,6 +198,22 @@ def test_a_review_sends_each_worker_a_batch_and_grades_as_one_worker_does():
     assert primary.together == 1 and helper.together == 1  # a batch at a time a worker, never queued in one
     alone = [json.loads(ai_worker.review(json.dumps(b))) for b in batches]
     assert answers == alone
+
+
+def test_the_coachs_batches_one_at_a_time_never_start_the_helpers():
+    """The coach grades one batch at a time: no helper worker (a Pyodide, hundreds of MB) is started for it."""
+
+    async def scenario():
+        primary = Reviewing()
+        team = AiTeam(lambda attempt, name=None: primary if name is None else Reviewing(), 2)
+        assert await team.connect()
+        for batch in _review_batches(3):
+            assert (await team.call("review", batch, 3000))["ok"]
+        await asyncio.sleep(0.05)
+        return team, primary
+
+    team, primary = run_async(scenario)
+    assert not team.started and team.helpers == [] and primary.batches == [1, 6, 11]
 
 
 def test_a_helper_that_fails_a_review_batch_is_dropped_and_the_primary_grades_it():
