@@ -141,7 +141,9 @@ class Reviewing(RealWorker):
 
 
 def _review_batches(count: int, preset: str = "rows") -> list[dict]:
-    """``count`` batches of 5 moves each, from one seeded game."""
+    """``count`` review requests of 5 moves each (``review_figures.batches``, as the page cuts a game), from one
+    seeded game."""
+    from app.games.review_figures import batches
     from game2048.board import legal_moves
     from game2048.game_record import GameRecord, positions
 
@@ -149,17 +151,7 @@ def _review_batches(count: int, preset: str = "rows") -> list[dict]:
     while len(record.moves) < 5 * count:
         legal = legal_moves(record._replayed().board)
         record.append(legal[len(record.moves) % len(legal)], None)
-    steps = positions(record)
-    return [
-        {
-            "boards": [f"{steps[k][0]:016x}" for k in range(first, first + 5)],
-            "played": list(record.moves[first : first + 5]),
-            "by_ai": [False] * 5,
-            "first": first + 1,
-            "preset": preset,
-        }
-        for first in range(0, 5 * count, 5)
-    ]
+    return [dict(request, preset=preset) for request in batches(record, positions(record), size=5)]
 
 
 async def _team_with_helpers(team: AiTeam) -> None:

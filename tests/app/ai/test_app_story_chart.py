@@ -5,14 +5,13 @@ from __future__ import annotations
 import re
 
 import pytest
-from test_app_network_story import STAGED_MANIFEST
+from test_app_network_story import MANIFESTS, STAGED_MANIFEST
 
 from app.ai.network_story import story
 from app.ai.story_chart import BOTTOM, HEIGHT, LEFT, RIGHT, TOP, WIDTH, curve_summary, curve_svg, games_step, short
 from game2048.evaluation import learned
 
 MANIFEST = learned.manifest()
-MANIFESTS = pytest.mark.parametrize("manifest", [MANIFEST, STAGED_MANIFEST], ids=["shipped", "staged-before"])
 
 
 def _marks(svg: str, tag: str) -> list[dict[str, str]]:

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 from micropython_runner import json_outputs
-from test_app_network_story import GARBLED, STAGED_MANIFEST
+from test_app_network_story import GARBLED, MANIFESTS, STAGED_MANIFEST
 
 from app.ai.network_story import story
 from app.ai.story_drawing import GLOSSARY_KEYS, percent, story_html
@@ -78,7 +78,7 @@ def test_every_technical_word_links_to_its_glossary_entry_and_each_entry_it_name
     assert "td-learning" in keys  # the issue: the entry no word on the page linked to
 
 
-@pytest.mark.parametrize("manifest", [MANIFEST, STAGED_MANIFEST], ids=["shipped", "staged-before"])
+@MANIFESTS
 def test_what_it_is_draws_its_four_patterns_and_says_its_size(manifest):
     html = story_html(story(manifest))
     tags = _parsed(html).found
