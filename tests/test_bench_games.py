@@ -58,6 +58,7 @@ def test_a_record_becomes_the_lab_line_of_its_game() -> None:
     for field, value in CONFIG.to_dict().items():
         assert line[field] == value
     assert GameRecord.from_dict(line["record"]) == record
+    assert line["cut"] is False and bg.lab_line(record, CONFIG, 2.5, cut=True)["cut"] is True
 
 
 def test_a_line_reads_back_and_summarises_like_a_lab_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -228,3 +229,22 @@ def test_one_page_game_to_32_beside_the_lab(tmp_path: Path, capsys: pytest.Captu
     assert all(d["algorithm"] == "alphabeta" and d["preset"] == "classic" for d in record.decisions)
     assert line["think_ms_max"] <= 1000 and line["depth_median"] >= 1
     assert len(read(bg.lab_file(out))) == 1
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+@pytest.mark.skipif(browser_missing() is not None, reason=str(browser_missing()))
+def test_a_game_still_playing_at_the_time_limit_is_written_as_it_stands(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "games.jsonl"
+    argv = ["--games", "1", "--seed-start", "6", "--stop-tile", "0", "--parallel", "1", "--timeout-min", "0.1"]
+    assert bg.main([*argv, "--think-ms", "10", "--out", str(out)]) == 0  # a whole game takes minutes, not 6 s
+    printed = capsys.readouterr()
+    [line] = read(out)
+    record = game_record(line)
+    assert line["cut"] is True and line["lost"] is False and not replay(record).over
+    assert line["moves"] == len(record.moves) > 0 and 6 <= line["seconds"] < 60
+    assert all(d["algorithm"] == "alphabeta" for d in record.decisions)
+    assert "Cut at the time limit while playing: seeds 6" in printed.out
+    assert "cut at 0.1 min while playing" in printed.err

@@ -115,6 +115,9 @@ def test_the_table_says_the_think_time_of_the_page_moves_and_the_last_board() ->
     assert row.startswith("| 7 | ") and "| 4 |" in row  # four moves after the position
     assert "| 63.5 / 63.5 / " in row  # mean and median of 62..65 ms
     assert " / ".join(" ".join(map(str, r)) for r in rows) in row
+    cut = sp.page_line(record, CONFIG, 120.0, SUITE, position, cut=True)
+    assert cut["cut"] is True
+    assert sp.table([cut]).splitlines()[2].startswith(f"| 7 | {line['max_tile']}, cut still playing |")
 
 
 @pytest.mark.parametrize(

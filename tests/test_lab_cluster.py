@@ -355,6 +355,15 @@ def test_a_sweep_trains_each_seed_as_a_run_alone_and_resumes_only_what_is_left(
         assert greedy["games"] == 20 and greedy["trained_games"] == 400
     assert "2 runs\n" in printed and f"{local / 'seed-1'}" in printed  # compare-runs' table of the sweep
 
+    # Without greedy games the sweep ends on each run's last block, not on greedy results it never played.
+    quick = tmp_path / "quick"
+    no_greedy = [*TRAIN[:-3], "--greedy-games", "0", "--no-progress", "--seeds", "1-2", "--jobs", "1"]
+    assert cli.main([*no_greedy, "--out", str(quick)]) == 0
+    printed = capsys.readouterr().out
+    assert "No greedy games (--greedy-games 0)" in printed and f"{quick / 'seed-2'}: 400 games, mean " in printed
+    assert f"compare-runs {quick / 'seed-1'} {quick / 'seed-2'}" in printed
+    assert not (quick / "seed-1" / "greedy.json").exists()
+
     assert cli.main([*TRAIN, "--seeds", "1-2", "--jobs", "2", "--out", str(local), "--resume"]) == 0
     assert "2 of 2 runs already finished" in capsys.readouterr().out
     with pytest.raises(SystemExit) as exit_info:

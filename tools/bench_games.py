@@ -22,6 +22,8 @@ any lab file.  The page cannot count search nodes, so a page line's
 ``nodes`` is 0.  With ``--lab`` the CPython lab plays the same seeds with
 the same configuration on as many processes, into ``<out>-lab.jsonl``, and
 the table puts both side by side.  ``--resume`` keeps the games a file holds.
+A game still playing after ``--timeout-min`` is stopped there and written as
+it stands, marked cut (the line's ``cut``), and named under the table.
 """
 
 from __future__ import annotations
@@ -37,7 +39,7 @@ import time
 from collections.abc import Awaitable, Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -76,11 +78,14 @@ def stopped_at(record: GameRecord, stop_tile: int) -> GameRecord:
     return record
 
 
-def lab_line(record: GameRecord, config: PlayConfig, seconds: float, start: int = 0) -> dict[str, Any]:
+def lab_line(
+    record: GameRecord, config: PlayConfig, seconds: float, start: int = 0, cut: bool = False
+) -> dict[str, Any]:
     """A lab line (as ``game2048.lab.play.play_game`` returns it) for a game the page's AI played.
 
     The moves before ``start`` are not the page's (a game it went on from): they are neither checked nor
-    counted in the think times and depths.
+    counted in the think times and depths.  ``cut``: the game was stopped by the time limit, not by its end
+    or its stop tile (the line's ``cut``; its ``lost`` is then false).
     """
     page_moves = record.decisions[start:]
     if None in page_moves:
@@ -100,6 +105,7 @@ def lab_line(record: GameRecord, config: PlayConfig, seconds: float, start: int 
         "moves": game.moves,
         "reached_stop": bool(config.stop_tile and top >= config.stop_tile),
         "lost": game.over,
+        "cut": cut,
         "think_ms_p50": percentile(ordered_think, 50),
         "think_ms_p99": percentile(ordered_think, 99),
         "think_ms_max": float(ordered_think[-1]),
@@ -152,6 +158,15 @@ async def choose_search(page: Any, algorithm: str, preset: str | None) -> None:
         raise RuntimeError(f"the page's preset shows {chosen}, not {preset}: {await page.text_content('#ai-status')}")
 
 
+class PageGame(NamedTuple):
+    """What ``play_game`` brings back: the game's saved record, the seconds from Autoplay to the stop, and
+    whether ``--timeout-min`` cut it (autoplay stopped by this tool, the game kept as it stood)."""
+
+    record: dict[str, Any]
+    seconds: float
+    cut: bool
+
+
 async def play_game(
     browser: Any,
     base_url: str,
@@ -159,8 +174,11 @@ async def play_game(
     args: argparse.Namespace,
     prepare: Callable[[Any], Awaitable[None]] | None = None,
     watch: Callable[[Any, float], Awaitable[None]] | None = None,
-) -> tuple[dict, float]:
-    """Play game ``seed`` with the page's autoplay; (its saved record, seconds from Autoplay to the stop).
+) -> PageGame:
+    """Play game ``seed`` with the page's autoplay to its stop, or until ``args.timeout_min`` cuts it.
+
+    A game still playing at the limit is stopped as a person would (the Stop button) and brought back as it
+    stands, marked cut: its hours of play, think times and last board are kept, not lost to an error.
 
     The think time is set on the page's slider; the pause between autoplay
     moves is set to 0 ms (it only adds wall time: the AI's moves are the same).
@@ -190,15 +208,20 @@ async def play_game(
             raise RuntimeError(f"the page's think time shows {shown}, not {args.think_ms} ms")
         started = time.perf_counter()
         watched = started
+        cut = False
         await page.click("#ai-autoplay")
         while True:
             await page.wait_for_timeout(250)
             if watch is not None and time.perf_counter() - watched >= WATCH_S:
                 watched = time.perf_counter()
                 await watch(page, watched - started)
-            if time.perf_counter() - started > args.timeout_min * 60:
-                raise RuntimeError(f"game {seed} did not end in {args.timeout_min:g} min")
             state = await page.get_attribute("body", "data-autoplay")
+            if time.perf_counter() - started > args.timeout_min * 60:
+                cut = True
+                if state == "on":
+                    await page.click("#ai-autoplay")  # Stop: the move in hand ends, the game is saved
+                    continue
+                break
             top = await page.evaluate(TOP_TILE_JS)
             if args.stop_tile and top >= args.stop_tile:
                 if state == "on":
@@ -218,7 +241,7 @@ async def play_game(
             raise RuntimeError(f"game {seed}: the page holds no record of it ({await page.text_content('#ai-status')})")
         if errors:
             raise RuntimeError(f"game {seed}: the page reported errors: {errors[:3]}")
-        return record, seconds
+        return PageGame(record, seconds, cut)
     finally:
         await context.close()
 
@@ -238,8 +261,9 @@ async def play_games(
     from playwright.async_api import async_playwright
 
     async def new_game(browser: Any, base_url: str, seed: int) -> dict[str, Any]:
-        data, seconds = await play_game(browser, base_url, seed, args)
-        return lab_line(stopped_at(GameRecord.from_dict(data), config.stop_tile), config, seconds)
+        played = await play_game(browser, base_url, seed, args)
+        record = stopped_at(GameRecord.from_dict(played.record), config.stop_tile)
+        return lab_line(record, config, played.seconds, cut=played.cut)
 
     failed: list[int] = []
     if not seeds:
@@ -261,7 +285,9 @@ async def play_games(
                         continue
                     with out.open("a") as handle:
                         handle.write(to_line(line))
-                    print(f"page: seed {seed}: max tile {line['max_tile']}, {line['moves']} moves", file=sys.stderr)
+                    cut = f", cut at {args.timeout_min:g} min while playing" if line.get("cut") else ""
+                    said = f"page: seed {seed}: max tile {line['max_tile']}, {line['moves']} moves{cut}"
+                    print(said, file=sys.stderr)
 
             await asyncio.gather(*(worker() for _ in range(max(1, args.parallel))))
             await browser.close()
@@ -410,6 +436,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"`python tools/bench_games.py {' '.join(sys.argv[1:] if argv is None else argv)}`")
     print(f"{date.today()}, {machine()}\n")
     print(table(rows, args.stop_tile))
+    cut = [str(r["seed"]) for r in rows[0][1] if r.get("cut")]
+    if cut:
+        print(f"\nCut at the time limit while playing: seeds {', '.join(cut)} (their lines stand as the games stood)")
     print(f"\nRecords: {out}" + (f" and {lab_file(out)}" if args.lab else ""))
     if failed:
         print(f"Failed: seeds {', '.join(map(str, failed))} (run again with --resume to play them)")

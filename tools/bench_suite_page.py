@@ -125,8 +125,12 @@ def open_position(file_bytes: bytes, seed: int) -> Any:
     return prepare
 
 
-def page_line(record: GameRecord, config: PlayConfig, seconds: float, suite: Suite, position: Position) -> dict:
+def page_line(
+    record: GameRecord, config: PlayConfig, seconds: float, suite: Suite, position: Position, cut: bool = False
+) -> dict:
     """The lab line of ``position`` played on in the page: its moves after the position are the page AI's.
+
+    ``cut``: ``--timeout-min`` stopped it still playing (``bench_games.lab_line``).
 
     ``ValueError`` when the record does not go through the position (another game was saved) or a move after
     it was not chosen by the page's AI with ``config`` (``bench_games.lab_line``).
@@ -134,7 +138,7 @@ def page_line(record: GameRecord, config: PlayConfig, seconds: float, suite: Sui
     start = position.moves
     if len(record.moves) < start or replay(record, start).board != position.board:
         raise ValueError(f"the page's game {record.seed} does not go through the suite's position")
-    line = bench_games.lab_line(record, config, seconds, start=start)
+    line = bench_games.lab_line(record, config, seconds, start=start, cut=cut)
     return {**line, "start": position.to_json(), "start_moves": start, "suite": suite.digest}
 
 
@@ -157,8 +161,8 @@ def position_player(suite: Suite, args: argparse.Namespace, config: PlayConfig) 
                 file=sys.stderr,
             )
 
-        data, seconds = await bench_games.play_game(browser, base_url, seed, args, prepare, watch)
-        line = page_line(GameRecord.from_dict(data), config, seconds, suite, position)
+        played = await bench_games.play_game(browser, base_url, seed, args, prepare, watch)
+        line = page_line(GameRecord.from_dict(played.record), config, played.seconds, suite, position, played.cut)
         return {**line, "workers_said": team[0] if team else ""}
 
     return play_one
@@ -176,8 +180,9 @@ def table(lines: list[dict]) -> str:
         board = " / ".join(
             " ".join(str(v) for v in row) for row in B.to_rows(replay(GameRecord.from_dict(line["record"])).board)
         )
+        reached = f"{line['max_tile']}, cut still playing" if line.get("cut") else str(line["max_tile"])
         rows.append(
-            f"| {line['seed']} | {line['max_tile']} | {line['score']:,} | {line['moves'] - line['start_moves']:,} "
+            f"| {line['seed']} | {reached} | {line['score']:,} | {line['moves'] - line['start_moves']:,} "
             f"| {sum(think) / len(think):.1f} / {line['think_ms_p50']:.1f} / {line['think_ms_p99']:.1f} / "
             f"{line['think_ms_max']:.1f} | {line['depth_median']:g} ({line['depth_p10']:g}) "
             f"| {line['seconds'] / 60:.0f} | {board} |"

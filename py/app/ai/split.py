@@ -210,10 +210,9 @@ class AiTeam:
         batch at a time, never does.  A helper that fails a batch is dropped and the batch graded again by
         another worker; the primary's own failure is the answer, as without helpers.
         """
-        if self._primary_reviews and not self.started and self.count > 1 and self.primary.ready:
-            asyncio.create_task(self.start_helpers())
-        learned = request.get("preset") == "learned"
-        free = [h for h in self.helpers if not h.busy and (h.network or not learned)]
+        if self._primary_reviews:
+            self._start_helpers_once()
+        free = self._free_helpers(request, resting_too=True)
         if not self._primary_reviews or not free:
             self._primary_reviews += 1
             try:
@@ -255,6 +254,17 @@ class AiTeam:
                 await self._load_network(helper)
             self._changed()
 
+    def _start_helpers_once(self) -> None:
+        """The helpers started in the background, once, when the team has any and the primary is up."""
+        if not self.started and self.count > 1 and self.primary.ready:
+            asyncio.create_task(self.start_helpers())
+
+    def _free_helpers(self, request: "dict[str, Any]", resting_too: bool) -> "list[Helper]":
+        """The helpers that may take a part of ``request`` now: up, not busy, holding the network for
+        ``learned``; and not resting unless ``resting_too`` (a review batch has no deadline to be late for)."""
+        learned = request.get("preset") == "learned"
+        return [h for h in self.helpers if not h.busy and (resting_too or not h.rest) and (h.network or not learned)]
+
     def _helper_starter(self, name: str) -> "Callable[[int], Any]":
         """Helper ``name``'s ``start_worker(attempt)``, as its ``AiClient`` calls it."""
 
@@ -289,12 +299,10 @@ class AiTeam:
     async def think(self, request: "dict[str, Any]") -> "dict[str, Any]":
         """One decision: split among the free helpers for expectimax, else the primary's ``think``."""
         expectimax = request.get("algorithm") == "expectimax"
-        if expectimax and not self.started and self.count > 1 and self.primary.ready:
-            asyncio.create_task(self.start_helpers())
-        learned = request.get("preset") == "learned"
         if expectimax:
+            self._start_helpers_once()
             self._rest_one_decision()
-        team = [h for h in self.helpers if not h.busy and not h.rest and (h.network or not learned)]
+        team = self._free_helpers(request, resting_too=False)
         if not expectimax or not team or not self.primary.ready:
             return await self.primary.think(request)
         parts = len(team) + 1

@@ -141,9 +141,10 @@ def stages_part(content: "dict[str, Any]", words: Words) -> str:
             boards = f"Boards whose largest tile is below {stage['below_tile']}"
         else:
             boards = "Every board"
-        whose = "tables of their own" if i else "the first stage\u2019s tables"
         if len(stages) == 1:
             whose = "one set of tables"
+        else:
+            whose = "tables of their own" if i else "the first stage\u2019s tables"
         fits = ": every tile such a board holds" if stage["below_tile"] == 2 * stage["top_tile"] else ""
         items.append(
             f"<li>{boards}: {whose}, {stage['values']} values a cell (empty, and 2 to {stage['top_tile']}{fits}).</li>"

@@ -25,7 +25,7 @@ from ..cluster import CPU, Cluster, ClusterError, ClusterOptions, cluster_for
 from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 from ..tasks import TaskBatch, reporter
 from .compare_runs import GREEDY_FILE, report, write_greedy
-from .trainer import CHECKPOINT, TrainError, TrainOptions, TrainState, train
+from .trainer import CHECKPOINT, CURVE, TrainError, TrainOptions, TrainState, train
 
 
 @dataclass(frozen=True)
@@ -116,7 +116,25 @@ def run_sweep(
     finally:
         bar.close()
     print(f"{len(todo)} runs trained in {time.perf_counter() - started:,.0f} s")
-    print(report([folders], [[json.loads((folder / GREEDY_FILE).read_text()) for folder in folders]]))
+    if greedy_games:
+        print(report([folders], [[json.loads((folder / GREEDY_FILE).read_text()) for folder in folders]]))
+    else:
+        print(last_blocks(folders))
+
+
+def last_blocks(folders: list[Path]) -> str:
+    """Each run's last block of its curve (no greedy games were asked: ``compare-runs`` plays them later)."""
+    lines = ["No greedy games (--greedy-games 0); each run's last block, learning as it played:"]
+    for folder in folders:
+        points = [json.loads(text) for text in (folder / CURVE).read_text().splitlines() if text.strip()]
+        last = points[-1]
+        lines.append(
+            f"  {folder}: {last['games']:,} games, mean {last['mean_score']:,.0f}, "
+            f"8192 {100 * last['rate_8192']:.1f} %, 16384 {100 * last['rate_16384']:.1f} %, "
+            f"32768 {100 * last['rate_32768']:.1f} %"
+        )
+    lines.append(f"Their greedy games: python -m game2048.lab compare-runs {' '.join(map(str, folders))}")
+    return "\n".join(lines)
 
 
 def _train_on_cluster(
