@@ -5,18 +5,25 @@ from __future__ import annotations
 
 import asyncio
 import json
+import struct
 import types
 from typing import Any
 
 import pytest
-from test_ntuple import DATA, MANIFEST, NETWORK
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_ntuple import DATA, MANIFEST, NETWORK, STAGED_NETWORK
 
 from game2048.evaluation import learned, network_loader, ntuple_file
 from game2048.evaluation.network_loader import NetworkLoader
 from game2048.evaluation.ntuple_file import NetworkError
+from game2048.evaluation.ntuple_shapes import shape_json
+from game2048.evaluation.ntuple_tables_copy import TablesCopyReader, tables_parts
 
 BASE = "http://page.test/app/"
 FILE_URL = f"{BASE}networks/4x6.ntn?sha256={ntuple_file.sha256(DATA)}"
+TABLES_URL = FILE_URL + "&tables=1"
+TABLES = b"".join(bytes(part) for part in tables_parts(NETWORK, ntuple_file.sha256(DATA)))
 HTML = b"<!DOCTYPE html><html><body>Not here: try again later</body></html>" * 30
 
 
@@ -106,6 +113,9 @@ class Store:
     async def keep(self, url: str, data: bytearray) -> None:
         self.kept = {url: bytes(data)}
 
+    async def keep_beside(self, url: str, parts: list[Any]) -> None:
+        self.kept[url] = b"".join(bytes(part) for part in parts)
+
     async def drop(self, url: str) -> None:
         self.dropped.append(url)
         self.kept.pop(url, None)
@@ -150,7 +160,7 @@ def test_a_good_network_comes_in_ranges_is_checked_installed_and_kept() -> None:
     assert all(url == FILE_URL for url, _ in fetch.asked[1:])
     assert fetch.asked[-1][1].endswith(f"-{len(DATA) - 1}")
     assert loader.progress["stage"] == "ready" and loader.progress["loaded"] == len(DATA)
-    assert store.kept == {FILE_URL: DATA}
+    assert store.kept == {FILE_URL: DATA, TABLES_URL: TABLES}  # the file, and its tables decoded beside it
 
 
 def test_a_kept_network_is_used_without_downloading_it_again() -> None:
@@ -158,6 +168,89 @@ def test_a_kept_network_is_used_without_downloading_it_again() -> None:
     answer = load(fetch, store=Store({FILE_URL: DATA}))
     assert answer["cached"] is True and learned.installed() == NETWORK
     assert [url for url, _ in fetch.asked] == [BASE + "networks/4x6.json"]
+
+
+def test_the_decoded_copy_is_read_back_without_decoding_the_file(monkeypatch: pytest.MonkeyPatch) -> None:
+    fetch = server({"networks/4x6.json": manifest_for(DATA)})  # offline
+    store = Store({FILE_URL: DATA, TABLES_URL: TABLES})
+
+    def no_decoding(*_args: Any) -> None:
+        raise AssertionError("the file was decoded")
+
+    monkeypatch.setattr(ntuple_file, "unpack_planes", no_decoding)
+    monkeypatch.setattr(ntuple_file, "inflate", no_decoding)
+    answer = load(fetch, store=store)
+    assert answer["cached"] is True and answer["dropped"] == ""
+    assert learned.installed() == NETWORK
+    assert store.kept == {FILE_URL: DATA, TABLES_URL: TABLES} and store.dropped == []
+
+
+def test_a_kept_file_without_its_decoded_copy_gets_one() -> None:
+    store = Store({FILE_URL: DATA})  # kept before decoded copies were
+    answer = load(server({"networks/4x6.json": manifest_for(DATA)}), store=store)
+    assert answer["cached"] is True and learned.installed() == NETWORK
+    assert store.kept == {FILE_URL: DATA, TABLES_URL: TABLES}
+
+
+def _copy_header(**changes: Any) -> bytes:
+    """``TABLES`` with its header's fields changed."""
+    at = len(b"2048-ntuple-tables\n")
+    (size,) = struct.unpack_from("<I", TABLES, at)
+    header = {**json.loads(TABLES[at + 4 : at + 4 + size]), **changes}
+    text = json.dumps(header).encode()
+    return TABLES[:at] + struct.pack("<I", len(text)) + text + TABLES[at + 4 + size :]
+
+
+@pytest.mark.parametrize(
+    "copy",
+    [
+        pytest.param(TABLES[:-1], id="cut short"),
+        pytest.param(TABLES[:30], id="cut in its header"),
+        pytest.param(TABLES + b"\0", id="a byte too many"),
+        pytest.param(TABLES[:-1] + bytes([TABLES[-1] ^ 1]), id="a changed byte"),
+        pytest.param(DATA, id="the file, not a copy"),
+        pytest.param(HTML, id="a web page"),
+        pytest.param(_copy_header(sha256="0" * 64), id="of another file"),
+        pytest.param(_copy_header(crc32=[0]), id="another count of tables"),
+        pytest.param(_copy_header(shape={"name": "x"}), id="an unreadable shape"),
+        pytest.param(b"2048-ntuple-tables\n\xff\xff\xff\xff", id="a header too long"),
+    ],
+)
+def test_a_bad_decoded_copy_is_dropped_and_the_kept_file_decoded_again(copy: bytes) -> None:
+    store = Store({FILE_URL: DATA, TABLES_URL: copy})
+    answer = load(server({"networks/4x6.json": manifest_for(DATA)}), store=store)
+    assert answer["cached"] is True and answer["dropped"] == ""  # nothing downloaded again: nothing to say
+    assert learned.installed() == NETWORK
+    assert store.dropped == [TABLES_URL] and store.kept == {FILE_URL: DATA, TABLES_URL: TABLES}
+
+
+def test_a_store_that_cannot_keep_the_decoded_copy_still_gives_the_network() -> None:
+    class Full(Store):
+        async def keep_beside(self, url: str, parts: list[Any]) -> None:
+            raise OSError("QuotaExceededError")
+
+    store = Full()
+    answer = load(server({"networks/4x6.json": manifest_for(DATA), "networks/4x6.ntn": DATA}), store=store)
+    assert answer["cached"] is False and learned.installed() == NETWORK
+    assert store.kept == {FILE_URL: DATA}
+
+
+@settings(max_examples=40, deadline=None)
+@given(cuts=st.lists(st.integers(min_value=0, max_value=len(TABLES)), max_size=12))
+def test_the_decoded_copy_reads_the_same_however_its_chunks_fall(cuts: list[int]) -> None:
+    bounds = [0, *sorted(cuts), len(TABLES)]
+    reader = TablesCopyReader(json.loads(manifest_for(DATA)))
+    for start, end in zip(bounds, bounds[1:]):
+        reader.feed(TABLES[start:end])
+    assert reader.network() == NETWORK
+
+
+def test_a_staged_network_comes_back_from_its_decoded_copy() -> None:
+    data = ntuple_file.encode(STAGED_NETWORK)
+    manifest = {"bytes": len(data), "sha256": ntuple_file.sha256(data), "shape": shape_json(STAGED_NETWORK.shape)}
+    reader = TablesCopyReader(manifest)
+    reader.feed(b"".join(bytes(part) for part in tables_parts(STAGED_NETWORK, manifest["sha256"])))
+    assert reader.network() == STAGED_NETWORK
 
 
 @pytest.mark.parametrize(
@@ -174,7 +267,7 @@ def test_a_bad_kept_copy_is_dropped_said_and_downloaded_again(kept: bytes, why: 
     fetch = server({"networks/4x6.json": manifest_for(DATA), "networks/4x6.ntn": DATA})
     answer = load(fetch, store=store)
     assert why in answer["dropped"] and answer["cached"] is False
-    assert store.dropped == [FILE_URL] and store.kept == {FILE_URL: DATA}
+    assert store.dropped == [FILE_URL] and store.kept == {FILE_URL: DATA, TABLES_URL: TABLES}
     assert learned.installed() == NETWORK
 
 

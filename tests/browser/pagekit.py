@@ -147,6 +147,21 @@ LOADED_MODULES_JS = """() => {
 page's run in), that writes the names of the modules imported so far."""
 
 
+def kept_networks(page: Any) -> int:
+    """Entries in the worker's Cache Storage of the learned network (its file, and its decoded tables)."""
+    return int(page.evaluate("caches.open('2048-network').then(cache => cache.keys()).then(keys => keys.length)"))
+
+
+def wait_kept_networks(page: Any, count: int) -> None:
+    """Until that cache holds ``count`` entries: the decoded tables are written in the background, while the AI
+    plays, so they may come a moment after "Learned network ready"."""
+    for _ in range(120):
+        if kept_networks(page) == count:
+            return
+        page.wait_for_timeout(250)
+    assert kept_networks(page) == count
+
+
 def loaded_modules(page: Any) -> set[str]:
     """The modules the page's MicroPython has imported so far: a part built at first use is not among them before."""
     page.evaluate(LOADED_MODULES_JS)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from pagekit import choose_learned, wait_ai_ready, wait_decisions
+from pagekit import choose_learned, wait_ai_ready, wait_decisions, wait_kept_networks
 
 ROOT = Path(__file__).resolve().parents[2]
 NETWORK = (ROOT / "networks" / "4x6.ntn").read_bytes()
@@ -14,6 +14,9 @@ NETWORK = (ROOT / "networks" / "4x6.ntn").read_bytes()
 WATCH_NETWORK_LINE = """() => { window.networkLines = [];
     new MutationObserver(() => window.networkLines.push(document.getElementById('ai-network').textContent))
         .observe(document.getElementById('ai-network'), {childList: true, characterData: true, subtree: true}); }"""
+
+
+KEPT_JS = "async () => (await (await caches.open('2048-network')).keys()).map((request) => request.url)"
 
 
 def _network_requests(run) -> list[str]:  # type: ignore[no-untyped-def]
@@ -59,6 +62,9 @@ def test_choosing_learned_downloads_the_network_with_its_progress_then_the_ai_pl
     page.wait_for_selector("#explorer-patterns", state="visible", timeout=30_000)
     assert page.locator("#explorer-patterns td.heat").count() == 16
     assert "What the network sees after" in page.text_content("#explorer-patterns-title")
+    # Kept once checked: the file, and its tables decoded beside it (the next load copies them, no xz to undo).
+    wait_kept_networks(page, 2)  # written in the background while the AI plays
+    assert sorted(page.evaluate(KEPT_JS)) == sorted([asked[0], asked[0] + "&tables=1"])
     # The choice is kept: after a reload the network comes back by itself, from the copy kept once checked.
     run.reload()
     wait_ai_ready(page)

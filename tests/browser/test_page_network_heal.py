@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from pagekit import AI_READY_TIMEOUT_MS, wait_ai_ready, wait_decisions
+from pagekit import AI_READY_TIMEOUT_MS, kept_networks, wait_ai_ready, wait_decisions, wait_kept_networks
 from prerequisites import browser_missing
 from serve import ProjectRequestHandler, parse_range, start_server
 
@@ -144,10 +144,6 @@ def fresh_script() -> Iterator[Script]:
     SCRIPT = Script()
 
 
-def _kept_networks(page: Any) -> int:
-    return page.evaluate("caches.open('2048-network').then(cache => cache.keys()).then(keys => keys.length)")
-
-
 def test_an_html_answer_is_refused_kept_nowhere_and_the_next_load_gets_the_real_file_with_the_service_worker(
     open_page, fresh_script
 ):
@@ -164,7 +160,7 @@ def test_an_html_answer_is_refused_kept_nowhere_and_the_next_load_gets_the_real_
     assert "cut short" not in status and "14,333,336" not in status
     assert "tried again on the next load" in status
     assert page.input_value("#ai-preset") == "classic"  # what the AI plays
-    assert _kept_networks(page) == 0  # the error page is kept nowhere
+    assert kept_networks(page) == 0  # the error page is kept nowhere
     saved = json.loads(page.evaluate("localStorage.getItem('game2048:settings')"))
     assert saved["ai"]["preset"] == "learned"  # the player's choice stays
 
@@ -176,7 +172,7 @@ def test_an_html_answer_is_refused_kept_nowhere_and_the_next_load_gets_the_real_
     assert healed_s < 120
     print(f"\nafter an HTML answer, the service worker on: the real network ready {healed_s:.1f} s after the reload")
     assert len(fresh_script.network_requests) >= 2
-    assert _kept_networks(page) == 1
+    wait_kept_networks(page, 2)  # the file, and its decoded tables written beside it in the background
     assert page.input_value("#ai-preset") == "learned"
     page.keyboard.press("i")
     wait_decisions(page, 1, timeout_ms=60_000)
@@ -246,12 +242,13 @@ def test_a_bad_file_is_said_truly_kept_nowhere_and_the_next_choice_fetches_it_ag
     page.wait_for_function(FAILED, timeout=60_000)
     status = page.text_content("#ai-status")
     assert said.format(size=len(data), double=2 * len(data)) in status, status
-    assert _kept_networks(page) == 0
+    assert kept_networks(page) == 0
     assert page.input_value("#ai-preset") == "classic"
     fresh_script.files["networks/4x6.ntn"] = data  # the server is fixed: choosing it again fetches it again
     page.select_option("#ai-preset", "learned")
     page.wait_for_function(READY, timeout=60_000)
-    assert _kept_networks(page) == 1 and page.input_value("#ai-preset") == "learned"
+    wait_kept_networks(page, 2)  # the file and its decoded tables
+    assert page.input_value("#ai-preset") == "learned"
     assert run.errors == []
 
 

@@ -306,7 +306,8 @@ async def load_network(request_json: str) -> str:
 
 
 NETWORK_CACHE = "2048-network"
-"""The Cache Storage the learned network is kept in once checked (one file: the last one), for offline play."""
+"""The Cache Storage the learned network is kept in once checked (one file: the last one, and its decoded copy),
+for offline play and a load without decoding."""
 
 
 def _browser_fetch() -> Callable[[str, dict[str, str]], Any]:
@@ -323,7 +324,8 @@ def _browser_fetch() -> Callable[[str, dict[str, str]], Any]:
 
 
 class _CacheStore:
-    """``NETWORK_CACHE`` as the loader's store: ``read`` (a Response or None), ``keep`` (replaces all), ``drop``."""
+    """``NETWORK_CACHE`` as the loader's store: ``read`` (a Response or None), ``keep`` (replaces all),
+    ``keep_beside`` (the decoded copy, beside the file), ``drop``."""
 
     def __init__(self, caches: Any) -> None:
         self.caches = caches
@@ -343,6 +345,24 @@ class _CacheStore:
         body.assign(data)
         headers = {"Content-Type": "application/octet-stream", "Content-Length": str(len(data))}
         await cache.put(url, Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries)))
+
+    async def keep_beside(self, url: str, parts: list[Any]) -> None:
+        """Keep ``parts`` (bytes and views, one after another) as ``url`` beside what is kept: assembled in the
+        browser's memory, not in Python's (the decoded network is 134 MB; the worker's own heap never shrinks),
+        and written in the background: the network is ready without waiting for the disk."""
+        from js import Object, Response, Uint8Array
+        from pyodide.ffi import to_js
+
+        cache = await self.caches.open(NETWORK_CACHE)
+        total = sum(len(part) for part in parts)
+        body = Uint8Array.new(total)
+        at = 0
+        for part in parts:
+            body.subarray(at, at + len(part)).assign(part)
+            at += len(part)
+        headers = {"Content-Type": "application/octet-stream", "Content-Length": str(total)}
+        written = cache.put(url, Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries)))
+        written.catch(lambda _error: None)  # written by the browser while the AI plays; a full disk keeps nothing
 
     async def drop(self, url: str) -> None:
         cache = await self.caches.open(NETWORK_CACHE)

@@ -24,9 +24,10 @@ The contract:
 * A network is kept (``store.keep``) only once its size and SHA-256 match
   the manifest; a kept copy is checked again before it is used, and a bad
   one dropped (``store.drop``) and downloaded afresh.
+* Its decoded tables are kept beside it (``store.keep_beside``, ``ntuple_tables_copy``) and read first
+  next time: a copy, not seconds of decoding; a bad one is dropped and the file decoded again.
 
-The file is asked for with its SHA-256 in the query, so a new network is a
-new address and an old copy is never read for it.
+The file is asked for with its SHA-256 in the query: a new network is a new address, an old copy never read for it.
 """
 
 from __future__ import annotations
@@ -40,7 +41,8 @@ from typing import Any
 
 from . import learned
 from . import network_stages as stages
-from .ntuple_file import MAGIC, NetworkError, check
+from .ntuple_file import MAGIC, Network, NetworkError, check
+from .ntuple_tables_copy import TablesCopyReader, tables_parts, tables_url
 
 PREALLOCATE_AT_MOST = 64 << 20
 """The most the download sets aside before its bytes come (twice the largest network the page may carry): a
@@ -91,8 +93,12 @@ class NetworkLoader:
             url = f"{base_url}networks/{manifest['file']}?sha256={manifest['sha256']}"
             size = manifest["bytes"]
             network = None
+            decoded = False
             if store is not None:
-                network, dropped = await self._kept(url, manifest, store)
+                network = await self._kept_tables(url, manifest, store)
+                decoded = network is not None
+                if network is None:
+                    network, dropped = await self._kept(url, manifest, store)
                 cached = network is not None
             if network is None:
                 self._stage(stages.DOWNLOADING, total=size)
@@ -102,6 +108,8 @@ class NetworkLoader:
                 if store is not None:
                     await _quietly(store.keep(url, data))
                 del data
+            if store is not None and not decoded:
+                await _quietly(store.keep_beside(tables_url(url), tables_parts(network, manifest["sha256"])))
             learned.install(network)
             learned.make_evaluator()(0x1)  # builds the generated evaluation now, not in the first think
         except NetworkError as exc:
@@ -136,6 +144,30 @@ class NetworkLoader:
         ):
             raise NetworkError("the network's manifest names its file or size wrongly")
         return manifest
+
+    async def _kept_tables(self, url: str, manifest: dict[str, Any], store: Any) -> Network | None:
+        """The network from the decoded copy ``store`` keeps beside the file at ``url`` (``ntuple_tables_copy``),
+        or None: none kept, or a bad one, dropped (the file is decoded again and its copy kept anew)."""
+        where = tables_url(url)
+        try:
+            response = await store.read(where)
+        except Exception:  # noqa: BLE001 - a store that cannot be read is a store without the copy
+            return None
+        if response is None:
+            return None
+        self._stage(stages.CACHE, total=manifest["bytes"])
+        copy = TablesCopyReader(manifest)
+        try:
+            reader = response.body.getReader()
+            while True:
+                step = await reader.read()
+                if step.done:
+                    break
+                copy.feed(_bytes(step.value))
+            return copy.network()
+        except Exception:  # noqa: BLE001 - a copy that cannot be read or is bad costs a decoding, nothing more
+            await _quietly(store.drop(where))
+            return None
 
     async def _kept(self, url: str, manifest: dict[str, Any], store: Any) -> tuple[Any, str]:
         """The network ``store`` kept for ``url`` if whole and right, and ""; else None, and why it was dropped."""
