@@ -3,6 +3,7 @@ file is refused."""
 
 from __future__ import annotations
 
+import re
 import time
 from pathlib import Path
 
@@ -154,3 +155,36 @@ def test_the_learned_network_is_drawn_where_it_is_named_and_its_words_are_explai
         assert page.evaluate("document.getElementById('glossary').open")
         assert page.evaluate("document.activeElement.tagName") == "SUMMARY"
         assert run.errors == []
+
+
+WORKERS_MB = r"each using up to (\d+) MB of memory"
+HOLDS_ONCE_MB = 300
+"""A worker that reads the network's decoded copy holds its 134 MB of tables and Pyodide, not the 32 MB file too
+(342 MB when it decoded the file at every load)."""
+
+
+def test_after_a_reload_each_worker_holds_the_network_once(open_page):
+    run = open_page("seed=5&workers=2")
+    page = run.page
+    wait_ai_ready(page)
+    choose_learned(page)
+    wait_kept_networks(page, 2)
+    run.reload()  # the saved choice comes back from the kept decoded copy, in both workers
+    wait_ai_ready(page)
+    page.wait_for_function(
+        "document.getElementById('ai-status').textContent.startsWith('Learned network ready')", timeout=120_000
+    )
+    page.focus("#board")
+    for played in range(1, 6):  # expectimax decisions start the helper, which loads the network too
+        page.keyboard.press("n")
+        wait_decisions(page, played, timeout_ms=60_000)
+    page.wait_for_function(
+        "/in 2 of 2 workers, each using up to/.test(document.getElementById('ai-workers').textContent)",
+        timeout=120_000,
+    )
+    said = page.text_content("#ai-workers") or ""
+    print(f"\nafter a reload, from the decoded copy: {said}")  # for docs/results.md (pytest -s)
+    found = re.search(WORKERS_MB, said)
+    assert found and int(found.group(1)) < HOLDS_ONCE_MB, said
+    assert page.get_attribute("#ai-readout", "data-preset") == "learned"
+    assert run.errors == []
