@@ -18,8 +18,9 @@ const CACHE_PREFIX = "2048-offline-";
 // The learned network is not in the page's cache and never passes through this worker: the AI worker
 // fetches it when a player chooses it, as networks/<file>?sha256=<its digest>, in HTTP ranges (so no
 // single fetch lasts minutes, and a dropped connection resumes), and keeps it in a cache of its own
-// ("2048-network") only once its size and SHA-256 match the manifest (game2048/evaluation/network_loader.py,
-// py/app/ai/worker.py).  Nothing unchecked is ever stored: an error page or a cut file is never kept.
+// ("2048-network") only once its size and SHA-256 match the manifest, with its decoded tables beside it
+// (game2048/evaluation/network_loader.py, ntuple_tables_copy.py, py/app/ai/worker.py).  Nothing unchecked is
+// ever stored: an error page or a cut file is never kept.
 const SCOPE = new URL("./", self.location.href);
 
 async function sha256(buffer) {
