@@ -335,38 +335,37 @@ class _CacheStore:
         return (await cache.match(url)) or None
 
     async def keep(self, url: str, data: bytearray) -> None:
-        from js import Object, Response, Uint8Array
-        from pyodide.ffi import to_js
-
         cache = await self.caches.open(NETWORK_CACHE)
         for key in await cache.keys():
             await cache.delete(key)
-        body = Uint8Array.new(len(data))
-        body.assign(data)
-        headers = {"Content-Type": "application/octet-stream", "Content-Length": str(len(data))}
-        await cache.put(url, Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries)))
+        await cache.put(url, _response([data]))
 
     async def keep_beside(self, url: str, parts: list[Any]) -> None:
-        """Keep ``parts`` (bytes and views, one after another) as ``url`` beside what is kept: assembled in the
-        browser's memory, not in Python's (the decoded network is 134 MB; the worker's own heap never shrinks),
-        and written in the background: the network is ready without waiting for the disk."""
-        from js import Object, Response, Uint8Array
-        from pyodide.ffi import to_js
-
+        """Keep ``parts`` as ``url`` beside what is kept, written in the background: the network is ready
+        without waiting for the disk."""
         cache = await self.caches.open(NETWORK_CACHE)
-        total = sum(len(part) for part in parts)
-        body = Uint8Array.new(total)
-        at = 0
-        for part in parts:
-            body.subarray(at, at + len(part)).assign(part)
-            at += len(part)
-        headers = {"Content-Type": "application/octet-stream", "Content-Length": str(total)}
-        written = cache.put(url, Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries)))
+        written = cache.put(url, _response(parts))
         written.catch(lambda _error: None)  # written by the browser while the AI plays; a full disk keeps nothing
 
     async def drop(self, url: str) -> None:
         cache = await self.caches.open(NETWORK_CACHE)
         await cache.delete(url)
+
+
+def _response(parts: list[Any]) -> Any:
+    """A Response of ``parts`` (bytes and views, one after another), assembled in the browser's memory, not in
+    Python's (the decoded network is 134 MB; the worker's own heap never shrinks)."""
+    from js import Object, Response, Uint8Array
+    from pyodide.ffi import to_js
+
+    total = sum(len(part) for part in parts)
+    body = Uint8Array.new(total)
+    at = 0
+    for part in parts:
+        body.subarray(at, at + len(part)).assign(part)
+        at += len(part)
+    headers = {"Content-Type": "application/octet-stream", "Content-Length": str(total)}
+    return Response.new(body, to_js({"headers": headers}, dict_converter=Object.fromEntries))
 
 
 def _browser_store() -> Any:

@@ -40,7 +40,7 @@ def _xor(a: bytes, b: bytes) -> bytes:
     return (int.from_bytes(a, "little") ^ int.from_bytes(b, "little")).to_bytes(len(a), "little")
 
 
-def _little(table: array[int]) -> array[int]:
+def little_endian(table: array[int]) -> array[int]:
     """``table`` with its entries little-endian in memory (a copy only on a big-endian machine)."""
     if sys.byteorder == "little":
         return table
@@ -51,12 +51,12 @@ def _little(table: array[int]) -> array[int]:
 
 def deflate(table: array[int], level: int = 9) -> bytes:
     """Format 2: the entries, little-endian, zlib-compressed."""
-    return zlib.compress(_little(table).tobytes(), level)
+    return zlib.compress(little_endian(table).tobytes(), level)
 
 
 def pack_planes(table: array[int], preset: int = XZ_PRESET) -> bytes:
     """Format 3: each block's low bytes, then its folded high bytes, in one xz stream."""
-    raw = memoryview(_little(table)).cast("B")
+    raw = memoryview(little_endian(table)).cast("B")
     pieces = []
     for start in range(0, len(table), PLANE_BLOCK):
         end = min(len(table), start + PLANE_BLOCK)
@@ -97,7 +97,7 @@ def inflate(compressed: memoryview | bytes, entries: int) -> array[int]:
         raise TableError("does not decompress (its data ends early)")
     if size != expected:
         raise TableError(f"holds {size:,} bytes or more, not {expected:,}")
-    return _little(table)
+    return little_endian(table)
 
 
 def unpack_planes(compressed: memoryview | bytes, entries: int) -> array[int]:
@@ -139,4 +139,4 @@ def unpack_planes(compressed: memoryview | bytes, entries: int) -> array[int]:
         raise TableError("does not decompress (its data ends early)")
     if unxz.unused_data:
         raise TableError(f"has {len(unxz.unused_data):,} bytes after its data")
-    return _little(table)
+    return little_endian(table)

@@ -26,7 +26,7 @@ import zlib
 from array import array
 from typing import Any
 
-from .ntuple_coding import _little
+from .ntuple_coding import little_endian
 from .ntuple_file import MAX_HEADER, Network, NetworkError
 from .ntuple_shapes import same_weights, shape_from_json, shape_json
 
@@ -42,7 +42,7 @@ def tables_url(file_url: str) -> str:
 def tables_parts(network: Network, sha256: str) -> list[bytes | memoryview]:
     """The decoded copy of ``network``, the file ``sha256``'s, as pieces to keep one after another: the header,
     then a view of each table (no table is copied to make them)."""
-    tables = [_little(table) for table in network.tables]
+    tables = [little_endian(table) for table in network.tables]
     header = json.dumps(
         {
             "sha256": sha256,
@@ -101,7 +101,7 @@ class TablesCopyReader:
             view.release()
         if self._crc != self._want:
             raise NetworkError(f"{NAME} is damaged: a table's CRC-32 differs (a changed byte)")
-        tables = tuple(_little(table) for table in self._tables)
+        tables = tuple(little_endian(table) for table in self._tables)
         return Network(self._shape, self._scale, tables)
 
     def _header(self) -> memoryview:
