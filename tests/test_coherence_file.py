@@ -10,9 +10,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game2048.evaluation import ntuple_file
 from game2048.evaluation.ntuple_shapes import get_shape, parse_shape
 from game2048.lab import cli
-from game2048.lab.training import coherence_file
+from game2048.lab.training import coherence_file, export
 from game2048.lab.training import kernels as K
 from game2048.lab.training.trainer import (
     TrainError,
@@ -25,6 +26,7 @@ from game2048.lab.training.trainer import (
 
 RUN = TrainOptions(shape="2x4", games=1500, block=500, alpha=0.05, seed=4, coherence=True)
 """A tiny run at a large rate: its accumulators spread over many sizes and rates in seconds."""
+RUN_SHAPE = get_shape(RUN.shape)
 
 sums = st.floats(min_value=2.0**-coherence_file.SIZE_FLOOR, max_value=2.0**42, allow_nan=False)
 """Summed error sizes the file tells apart (a smaller one is kept as the smallest)."""
@@ -116,3 +118,28 @@ def test_export_refuses_accumulators_of_a_run_without_them(tmp_path: Path, capsy
         cli.main(["export", "--run", str(tmp_path / "plain"), "--out", str(out), "--games", "5", "--coherence"])
     assert "trained without --coherence" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_export_coarsens_the_weights_its_run_rarely_moved_and_says_so(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    train(RUN, tmp_path / "run")
+    sizes = load_coherence(tmp_path / "run", RUN_SHAPE.weights)[1]
+    fine_from = float(np.quantile(sizes[sizes > 0], 0.5))
+    outs = {}
+    for name, extra in (("plain", []), ("coarse", ["--coarsen", str(fine_from)])):
+        outs[name] = tmp_path / f"{name}.ntn"
+        args = ["export", "--run", str(tmp_path / "run"), "--out", str(outs[name]), "--games", "5", "--step", "0.5"]
+        assert cli.main(args + extra) == 0
+    plain, coarse = (json.loads(out.with_suffix(".json").read_text()) for out in outs.values())
+    assert coarse["coarsen"] == fine_from and "coarsen" not in plain
+    assert coarse["bytes"] < plain["bytes"]
+    units = export.coarsened_units(sizes, fine_from)  # the checkpoint's layout: the file's, tuple after tuple
+    read = ntuple_file.read(outs["coarse"], coarse)
+    entries = np.concatenate([np.frombuffer(t.tobytes(), dtype=np.int16) for t in read.tables])
+    assert (units > 1).any() and np.all(np.fmod(entries, units) == 0)
+    capsys.readouterr()
+    plain_run = tmp_path / "plain-run"
+    train(TrainOptions(shape="2x4", games=20, block=20, alpha=0.01), plain_run)
+    with pytest.raises(SystemExit):
+        cli.main(["export", "--run", str(plain_run), "--out", str(tmp_path / "x.ntn"), "--coarsen", "100"])
+    assert "trained without --coherence: it has no accumulators for --coarsen" in capsys.readouterr().err
+    assert not (tmp_path / "x.ntn").exists()

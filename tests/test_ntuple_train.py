@@ -17,7 +17,7 @@ from game2048.evaluation import ntuple, ntuple_file
 from game2048.evaluation.ntuple_shapes import SHAPES, Shape, Stage, get_shape, images, index
 from game2048.lab import cli
 from game2048.lab.training import kernels as K
-from game2048.lab.training.export import dequantized, quantize, write
+from game2048.lab.training.export import MOST_DOUBLINGS, coarsened_units, dequantized, quantize, write
 from game2048.lab.training.trainer import (
     TrainError,
     TrainOptions,
@@ -127,6 +127,31 @@ def test_quantizing_moves_no_weight_by_more_than_half_a_step() -> None:
     network = quantize(TINY, weights)
     assert np.abs(dequantized(network) - weights).max() <= network.scale / 2 + 1e-3
     assert max(abs(v) for table in network.tables for v in table) == ntuple_file.INT16_MAX
+
+
+@given(st.floats(min_value=0.0, max_value=1e12, allow_nan=False), st.floats(min_value=1.0, max_value=1e12))
+def test_a_weight_moved_a_quarter_as_much_gets_a_grid_twice_as_coarse(size: float, fine_from: float) -> None:
+    units = coarsened_units(np.array([size, size / 4, fine_from, 0.0]), fine_from)
+    assert all(u >= 1 and u <= 2**MOST_DOUBLINGS and float(np.log2(u)).is_integer() for u in units)
+    assert units[2] == 1 and units[3] == 2**MOST_DOUBLINGS
+    assert units[1] == min(2 * units[0], 2**MOST_DOUBLINGS) or (units[0] == 1 and units[1] <= 2)
+
+
+def test_coarsened_weights_round_to_their_own_grid_and_the_rest_as_before() -> None:
+    weights = _weights(TINY, 3)
+    sizes = np.random.default_rng(4).lognormal(8, 3, TINY.weights)
+    units = coarsened_units(sizes, 1e4)
+    assert 0.2 < float((units == 1).mean()) < 0.8 and float(units.max()) > 8
+    plain, coarse = quantize(TINY, weights, step=0.5), quantize(TINY, weights, step=0.5, units=units)
+    assert coarse.scale == plain.scale
+    entries = np.concatenate([np.frombuffer(t.tobytes(), dtype=np.int16) for t in coarse.tables]).astype(float)
+    assert np.all(np.fmod(entries, units) == 0)
+    error = np.abs(dequantized(coarse) - weights)
+    assert np.all(error <= units * coarse.scale / 2 + 1e-3)
+    fine = units == 1
+    assert np.array_equal(dequantized(coarse)[fine], dequantized(plain)[fine])
+    with pytest.raises(ValueError, match="grids for"):
+        quantize(TINY, weights, units=units[:-1])
 
 
 def _all_distinct() -> int:

@@ -183,6 +183,7 @@ def story(manifest: Any) -> "dict[str, Any]":
         "bytes": count(manifest.get("bytes")),
         "prune": number(manifest.get("prune")),
         "step": number(manifest.get("step")),
+        "coarsen": number(manifest.get("coarsen")),
         "trained_games": count(manifest.get("trained_games")),
         "games": sum(run["games"] for run in trained),
         "runs": trained,

@@ -108,7 +108,12 @@ def what_part(content: "dict[str, Any]", words: Words) -> str:
         size.append(f"{fixed(content['memory_bytes'] / 1e6, 0)} MB of tables in the AI\u2019s worker")
     if content["bytes"]:
         rounded = ""
-        if content["step"] and content["prune"] is not None:
+        if content["step"] and content.get("coarsen"):
+            rounded = (
+                f" (each weight rounded to a step of {decimal(content['step'])} points, the ones training rarely "
+                "moved to a coarser one, to fit 32 MB)"
+            )
+        elif content["step"] and content["prune"] is not None:
             rounded = (
                 f" (each weight rounded to a step of {decimal(content['step'])} points, those under "
                 f"{decimal(content['prune'])} set to 0, to fit 32 MB)"

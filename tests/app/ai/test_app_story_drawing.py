@@ -100,6 +100,14 @@ def test_the_shipped_network_is_one_stage_for_every_board():
     assert 'id="story-stages-why"' not in html
 
 
+def test_the_download_says_how_its_weights_were_rounded():
+    pruned = _text(story_html(story({**MANIFEST, "step": 24.0, "prune": 32.0})), "story-what")
+    assert "rounded to a step of 24 points, those under 32 set to 0, to fit 32 MB" in pruned
+    coarse = _text(story_html(story({**MANIFEST, "step": 4.0, "prune": 0.0, "coarsen": 3e8})), "story-what")
+    assert "rounded to a step of 4 points, the ones training rarely moved to a coarser one, to fit 32 MB" in coarse
+    assert "set to 0" not in coarse
+
+
 def test_a_staged_network_says_each_stage_and_why_the_late_one_has_its_own():
     html = story_html(story(STAGED_MANIFEST))
     assert "31.5 MB download" in _text(html, "story-what") and "173 MB" in _text(html, "story-what")

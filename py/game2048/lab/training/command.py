@@ -34,7 +34,7 @@ from ..progress import LOG_EVERY_S, LOG_WIDTH, line_columns
 from ..suite import SUITE_FILE, Suite, read_suite
 from . import coherence_file
 from .compare_runs import GREEDY_GAMES
-from .export import dequantized, quantize, write
+from .export import coarsened_units, dequantized, quantize, write
 from .story import story_of
 from .sweep import run_sweep, sweep_runs
 from .trainer import (
@@ -170,6 +170,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
         "--step", type=float, default=0.0, help="the value of one int16 unit, at least (default: the finest that fits)"
     )
     export.add_argument(
+        "--coarsen",
+        type=A.number(0, 1e15),
+        default=0.0,
+        metavar="SIZES",
+        help="round a weight whose summed error sizes (the run's coherence accumulators) are under SIZES to a "
+        "coarser grid, twice as coarse for each quarter of SIZES it falls short by: weights training rarely moved "
+        "cost the value little and the file much (default 0: one step for every weight)",
+    )
+    export.add_argument(
         "--format",
         type=int,
         choices=(2, FORMAT),
@@ -292,7 +301,12 @@ def export(args: argparse.Namespace) -> None:
         )
     saved, state, weights = load_checkpoint(args.run)
     shape = parse_shape(str(saved["shape"]))
-    network = quantize(shape, weights, args.prune, args.step)
+    for flag, wanted in (("--coherence", args.coherence), ("--coarsen", args.coarsen)):
+        if wanted and not saved.get("coherence"):
+            raise TrainError(f"{args.run} was trained without --coherence: it has no accumulators for {flag}")
+    tc = load_coherence(args.run, shape.weights) if args.coherence or args.coarsen else None
+    units = coarsened_units(tc[1], args.coarsen) if tc is not None and args.coarsen else None
+    network = quantize(shape, weights, args.prune, args.step, units)
     greedy = greedy_results(shape, dequantized(network), args.games, args.seed)
     made = {
         "trained_games": state.games,
@@ -303,14 +317,12 @@ def export(args: argparse.Namespace) -> None:
         **({"init_sha256": state.init_sha256} if state.init_sha256 else {}),
         "prune": args.prune,
         "step": network.scale,
+        **({"coarsen": args.coarsen} if args.coarsen else {}),
         "greedy": greedy,
         "exported": date.today().isoformat(),
         "story": story_of(saved, shape, state.games, state.curve, state.init_sha256, greedy),
     }
-    if args.coherence and not saved.get("coherence"):
-        raise TrainError(f"{args.run} was trained without --coherence: it has no accumulators to export")
-    tc = load_coherence(args.run, shape.weights) if args.coherence else None  # refused before anything is written
-    if tc is not None:
+    if args.coherence:
         made["coherence"] = coherence_file.path_for(args.out).name
     manifest = write(network, args.out, made, args.format)
     print(
@@ -318,7 +330,7 @@ def export(args: argparse.Namespace) -> None:
         "of tables, "
         f"sha256 {manifest['sha256'][:16]}…; its check, a sample (greedy measures more games): {greedy_line(greedy)}"
     )
-    if tc is not None:
+    if tc is not None and args.coherence:
         kept = coherence_file.write(args.out, tc, manifest["sha256"])
         print(f"{kept}: its coherence accumulators, {kept.stat().st_size / 1e6:.1f} MB")
 

@@ -3,6 +3,9 @@
 ``quantize`` turns the trainer's float32 weights into ``ntuple_file.Network``'s
 int16 tables with one scale (the largest weight maps to ±32767), so the
 page's value differs from the trainer's by at most half a step per feature.
+``coarsened_units`` lets a weight that training rarely moved round to a
+coarser grid (in the same tables, so the page reads it as any other): it
+is read as rarely, so it costs the value little and the file much.
 ``write`` saves the file and, beside it, the manifest: shape, size, SHA-256,
 how the network was made and what it plays; the page and the lab refuse a
 file that does not match its manifest.
@@ -21,18 +24,43 @@ from ...evaluation.ntuple_file import FORMAT, INT16_MAX, Network, encode, sha256
 from ...evaluation.ntuple_shapes import Shape, shape_json
 from .. import out_files
 
+MOST_DOUBLINGS = 8
+"""The coarsest grid ``coarsened_units`` gives a weight: 2 ** 8 units."""
 
-def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float = 0.0) -> Network:
+
+def coarsened_units(sizes: np.ndarray, fine_from: float) -> np.ndarray:
+    """Each weight's grid in units (a power of two, at most ``2 ** MOST_DOUBLINGS``) from how much training moved it.
+
+    ``sizes`` is the run's summed error sizes a weight (the coherence accumulators' second row): about how often
+    the weight was read, times how wrong the value was then.  A weight read ``n`` times as often adds ``n`` times
+    its squared rounding error to the value's, so its grid may grow as ``1 / sqrt(n)`` at the same cost: one
+    unit where ``sizes`` is at least ``fine_from``, twice as coarse for each quarter of that it falls short by.
+    """
+    short = np.maximum(fine_from / np.maximum(sizes.astype(np.float64), 1e-30), 1.0)
+    doublings = np.minimum(np.floor(0.5 * np.log2(short)), MOST_DOUBLINGS)
+    return np.exp2(doublings)
+
+
+def quantize(
+    shape: Shape,
+    weights: np.ndarray,
+    prune: float = 0.0,
+    step: float = 0.0,
+    units: np.ndarray | None = None,
+) -> Network:
     """The int16 network closest to ``weights`` (flat, tuple after tuple) with one scale.
 
     The scale is ``step`` (the value of one unit), or more if the largest
     weight needs it to fit in int16.  Weights smaller than ``prune`` in size
     become 0: mostly entries training barely reached.  Both cost the value at
     most ``max(prune, step / 2)`` per feature, and shrink the file: fewer
-    distinct entries compress better.
+    distinct entries compress better.  ``units`` (``coarsened_units``), one
+    a weight, rounds each weight to a multiple of its own number of units.
     """
     if weights.shape != (shape.weights,):
         raise ValueError(f"shape {shape.name} has {shape.weights} weights, got {weights.shape}")
+    if units is not None and units.shape != weights.shape:
+        raise ValueError(f"{units.shape[0]:,} grids for {shape.weights:,} weights")
     if prune > 0:
         weights = np.where(np.abs(weights) < prune, np.float32(0), weights)
     largest = float(np.abs(weights).max())
@@ -40,8 +68,12 @@ def quantize(shape: Shape, weights: np.ndarray, prune: float = 0.0, step: float 
     tables = []
     starts = shape.table_starts()
     for start, end in zip(starts, starts[1:]):
+        entries = weights[start:end] / scale
+        if units is not None:
+            grid = units[start:end]
+            entries = np.clip(np.rint(entries / grid) * grid, -INT16_MAX, INT16_MAX)
         table = array("h")
-        table.frombytes(np.rint(weights[start:end] / scale).astype(np.int16).tobytes())
+        table.frombytes(np.rint(entries).astype(np.int16).tobytes())
         tables.append(table)
     return Network(shape, scale, tuple(tables))
 
