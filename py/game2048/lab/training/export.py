@@ -33,7 +33,7 @@ def coarsened_units(sizes: np.ndarray, fine_from: float) -> np.ndarray:
 
     ``sizes`` is the run's summed error sizes a weight (the coherence accumulators' second row): about how often
     the weight was read, times how wrong the value was then.  A weight read ``n`` times as often adds ``n`` times
-    its squared rounding error to the value's, so its grid may grow as ``1 / sqrt(n)`` at the same cost: one
+    its squared rounding error to the value's, so at the same cost its grid is ``1 / sqrt(n)`` as coarse: one
     unit where ``sizes`` is at least ``fine_from``, twice as coarse for each quarter of that it falls short by.
     """
     short = np.maximum(fine_from / np.maximum(sizes.astype(np.float64), 1e-30), 1.0)
