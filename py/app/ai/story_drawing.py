@@ -108,16 +108,13 @@ def what_part(content: "dict[str, Any]", words: Words) -> str:
         size.append(f"{fixed(content['memory_bytes'] / 1e6, 0)} MB of tables in the AI\u2019s worker")
     if content["bytes"]:
         rounded = ""
-        if content["step"] and content.get("coarsen"):
-            rounded = (
-                f" (each weight rounded to a step of {decimal(content['step'])} points, the ones training rarely "
-                "moved to a coarser one, to fit 32 MB)"
+        if content["step"] and (content.get("coarsen") or content["prune"] is not None):
+            rest = (
+                "the ones training rarely moved to a coarser one"
+                if content.get("coarsen")
+                else f"those under {decimal(content['prune'])} set to 0"
             )
-        elif content["step"] and content["prune"] is not None:
-            rounded = (
-                f" (each weight rounded to a step of {decimal(content['step'])} points, those under "
-                f"{decimal(content['prune'])} set to 0, to fit 32 MB)"
-            )
+            rounded = f" (each weight rounded to a step of {decimal(content['step'])} points, {rest}, to fit 32 MB)"
         size.append(f"a {fixed(content['bytes'] / 1e6, 1)} MB download{rounded}")
     name = f" (<code>{escape(content['name'])}</code>)" if content["name"] else ""
     return (

@@ -305,7 +305,7 @@ def export(args: argparse.Namespace) -> None:
         if wanted and not saved.get("coherence"):
             raise TrainError(f"{args.run} was trained without --coherence: it has no accumulators for {flag}")
     tc = load_coherence(args.run, shape.weights) if args.coherence or args.coarsen else None
-    units = coarsened_units(tc[1], args.coarsen) if tc is not None and args.coarsen else None
+    units = coarsened_units(tc[1], args.coarsen) if args.coarsen and tc is not None else None
     network = quantize(shape, weights, args.prune, args.step, units)
     greedy = greedy_results(shape, dequantized(network), args.games, args.seed)
     made = {
