@@ -93,6 +93,25 @@ def test_a_run_of_more_stages_starts_each_stages_accumulators_as_the_files_that_
     assert np.array_equal(kept[:, : flat.shape[1]], flat) and np.array_equal(kept[:, flat.shape[1] :], flat)
 
 
+def test_a_run_of_more_tuples_keeps_the_files_and_starts_the_new_ones_at_zero_and_unmoved(
+    tmp_path: Path,
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    out = _exported(tmp_path, capsys)
+    shape, grown = get_shape("2x4"), parse_shape("0,1,2,3;0,1,4,5;4,5,6,7/16")
+    weights, _, flat = initial_weights(out, shape, coherence=True)
+    more, _, kept = initial_weights(out, grown, coherence=True)
+    table = 16**4
+    assert flat is not None and kept is not None and kept.shape == (2, 3 * table)
+    for have, file in ((more, weights), (kept[0], flat[0]), (kept[1], flat[1])):
+        assert np.array_equal(have[:table], file[:table]) and np.array_equal(have[2 * table :], file[table:])
+        assert not have[table : 2 * table].any()
+    state, _ = train(TrainOptions(shape=grown.name, games=10, block=10, coherence=True, init=str(out)), tmp_path / "g")
+    assert state.init_coherence and state.games == 10
+    with pytest.raises(TrainError, match="of other tuples than"):
+        initial_weights(out, parse_shape("0,1,2,3;0,1,4,5/16"), coherence=True)
+
+
 def test_accumulators_of_another_network_or_damaged_are_refused(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     out = _exported(tmp_path, capsys)
     shape = get_shape("2x4")

@@ -107,6 +107,22 @@ def test_the_nibble_layout_goes_there_and_back_and_promotion_keeps_every_boards_
         K.promoted(PIN, weights, TINY)
 
 
+def test_a_network_grown_by_tuples_values_every_board_as_before_and_its_new_tables_start_at_zero() -> None:
+    lines = Shape("lines", PIN.tuples[:2], 15)
+    weights = _weights(lines, 6)
+    grown = K.from_nibbles(PIN_STAGED, K.promoted(lines, weights, PIN_STAGED))
+    starts = PIN_STAGED.table_starts()
+    for stage in range(len(PIN_STAGED.stage_values)):
+        first = stage * len(PIN.tuples)
+        assert not grown[starts[first + 2] : starts[first + 4]].any()
+    page = ntuple.make_value(quantize(lines, weights))
+    grown_page = ntuple.make_value(quantize(PIN_STAGED, grown))
+    rng = random.Random(4)
+    for top in range(B.MAX_RANK):
+        board = sum(rng.randint(0, top) << (4 * c) for c in range(16))
+        assert grown_page(board) == pytest.approx(page(board), rel=1e-6, abs=1e-6), top
+
+
 _cache: dict[object, object] = {}
 
 

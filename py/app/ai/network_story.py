@@ -129,6 +129,7 @@ def runs(manifest: "dict[str, Any]") -> "list[dict[str, Any]]":
                 "start": start,
                 "end": start + games,
                 "shape": str(run.get("shape") or ""),
+                "tuples": count(run.get("tuples")) or 0,
                 "stages": stages(shape),
                 "from_zero": run.get("init") == "zero",
                 "alpha": alpha,

@@ -181,6 +181,9 @@ def _run_text(run: "dict[str, Any]", before: "dict[str, Any] | None", last: bool
         promoted = ""
         if before is not None and len(stages) > len(before["stages"]):
             promoted = ", each starting from the weights the file before gave its boards"
+        added = run["tuples"] - before["tuples"] if before is not None and before["tuples"] else 0
+        if added > 0:
+            promoted += f"; {spelled(added)} tuple{'s' if added > 1 else ''} added to the file's, starting at 0"
         said.append(f"as <code>{escape(run['shape'])}</code> ({count} {values} values a cell{promoted})")
     if run["lambda"]:
         method = (

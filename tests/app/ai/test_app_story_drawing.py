@@ -6,6 +6,7 @@ word to its entry, and says the games, the runs and the rates as the manifest gi
 
 from __future__ import annotations
 
+import copy
 import re
 from html.parser import HTMLParser
 
@@ -151,6 +152,21 @@ def test_the_shipped_networks_one_run_is_told_from_zero_with_its_method_and_its_
     for tile in (2048, 8192, 16384, 32768):
         assert percent(MANIFEST["greedy"][f"rate_{tile}"]) in strength
     assert "169,121" in strength and "1.1 %" in strength  # the file's own 1,000 greedy games: 32768 in 11
+
+
+def test_a_run_that_adds_tuples_says_how_many_and_that_they_start_at_zero():
+    grown = copy.deepcopy(MANIFEST)
+    first = grown["story"]["runs"][0]
+    five, six = "0,1,2,3,4,5;4,5,6,7,8,9;8,9,10,11,12,13;0,1,2,4,5,6;4,5,6,8,9,10/16", "…;0,1,2,3,7,11/16"
+    second = {**first, "games": 30000, "init": "file", "shape": six, "tuples": 6, "file": {}}
+    grown["story"]["runs"] = [{**first, "shape": five, "tuples": 5, "file": {"sha256": "833555b1"}}, second]
+    said = [
+        re.sub(r"<[^>]+>", "", run)
+        for run in re.findall(r"<li data-run=\"\d\">(.*?)</li>", story_html(story(grown)), re.S)
+    ]
+    assert "tuple" not in said[0] and "one tuple added to the file's, starting at 0" in said[1]
+    del second["tuples"]  # a manifest from before runs said their tuples: nothing said
+    assert "added" not in story_html(story(grown))
 
 
 @pytest.mark.parametrize(

@@ -106,7 +106,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-ar
     parser.add_argument(
         "--init",
         default="",
-        help="start from this network file's weights (its manifest beside it), e.g. to fine-tune at a smaller alpha",
+        help="start from this network file's weights (its manifest beside it), e.g. to fine-tune at a smaller alpha; "
+        "--shape may add tuples to the file's, and they start at 0",
     )
     parser.add_argument(
         "--restart",

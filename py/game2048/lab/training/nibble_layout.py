@@ -78,13 +78,17 @@ def to_nibbles(shape: Shape, weights: np.ndarray) -> np.ndarray:
 
 
 def promoted(source: Shape, weights: np.ndarray, target: Shape) -> np.ndarray:
-    """``source``'s weights (its layout) as ``target``'s in the nibble layout; the tuples must be the same.
+    """``source``'s weights (its layout) as ``target``'s in the nibble layout; ``target`` holds every tuple of
+    ``source`` and may add more.
 
     Each target stage starts from the source stage that valued its first boards, every rank read as that
     stage read it (capped): Jaśkowski's (2018) weight promotion, and plain conversion when the shapes match.
+    A tuple the source lacks starts at 0, so the grown network values every board as the source did and its
+    new tables learn what the old ones could not tell.
     """
-    if source.tuples != target.tuples:
-        raise ValueError(f"shape {target.name} has other tuples than {source.name}")
+    kept = {cells: t for t, cells in enumerate(source.tuples)}
+    if not set(source.tuples) <= set(target.tuples):
+        raise ValueError(f"shape {target.name} has other tuples than {source.name}: a run may add tuples, not drop")
     if weights.shape != (source.weights,):
         raise ValueError(f"shape {source.name} has {source.weights} weights, got {weights.shape}")
     starts = source.table_starts()
@@ -94,7 +98,11 @@ def promoted(source: Shape, weights: np.ndarray, target: Shape) -> np.ndarray:
         s = source.stage_of_rank(rank)
         values = source.stage_values[s]
         read = np.minimum(np.arange(16), values - 1)
-        for t, cells in enumerate(source.tuples):
+        for cells in target.tuples:
+            if cells not in kept:
+                out.append(np.zeros(16 ** len(cells), dtype=np.float32))
+                continue
+            t = kept[cells]
             table = weights[starts[s * tuples + t] : starts[s * tuples + t + 1]].reshape((values,) * len(cells))
             for axis in range(len(cells)):
                 table = np.take(table, read, axis=axis)

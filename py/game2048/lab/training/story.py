@@ -84,6 +84,7 @@ def story_of(
     run = {
         "games": games,
         "shape": shape.name,
+        "tuples": len(shape.tuples),
         "values": described["values"],
         "stages": described.get("stages", []),
         "init": "file" if init_sha256 else "zero",

@@ -360,8 +360,9 @@ def initial_weights(path: Path, shape: Shape, coherence: bool = False) -> tuple[
 
     A file of the same tuples but other values or stages starts each of the run's stages from the file's
     stage that valued its first boards (``kernels.promoted``), and its accumulators the same way, so a new
-    stage goes on at the rates its weights reached.  ``TrainError`` when the file is missing, damaged or of
-    other tuples than the run's, or its accumulators are damaged.
+    stage goes on at the rates its weights reached.  A run's shape may add tuples to the file's: they start at 0
+    and unmoved.  ``TrainError`` when the file is missing, damaged or holds a tuple the run's shape does not, or
+    its accumulators are damaged.
     """
     from ...evaluation.ntuple_file import NetworkError, read
     from . import coherence_file
@@ -373,7 +374,7 @@ def initial_weights(path: Path, shape: Shape, coherence: bool = False) -> tuple[
     except (OSError, ValueError) as exc:  # NetworkError is a ValueError
         reason = exc if isinstance(exc, NetworkError) else f"its manifest {path.with_suffix('.json')}: {exc}"
         raise TrainError(f"cannot start from {path}: {reason}") from None
-    if network.shape.tuples != shape.tuples:
+    if not set(network.shape.tuples) <= set(shape.tuples):
         raise TrainError(
             f"cannot start from {path}: it holds shape {network.shape.name}, of other tuples than {shape.name}"
         )
