@@ -38,6 +38,7 @@ from .late_pool import late_pool as late_pool
 from .nibble_layout import Features
 from .nibble_layout import features as features
 from .nibble_layout import from_nibbles as from_nibbles
+from .nibble_layout import grows as grows
 from .nibble_layout import nibble_sizes as nibble_sizes
 from .nibble_layout import promoted as promoted
 from .nibble_layout import to_nibbles as to_nibbles

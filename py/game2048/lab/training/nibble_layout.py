@@ -77,6 +77,11 @@ def to_nibbles(shape: Shape, weights: np.ndarray) -> np.ndarray:
     return promoted(shape, weights, shape)
 
 
+def grows(source: Shape, target: Shape) -> bool:
+    """Whether ``target`` holds every tuple of ``source`` (it may add more): what ``promoted`` converts."""
+    return set(source.tuples) <= set(target.tuples)
+
+
 def promoted(source: Shape, weights: np.ndarray, target: Shape) -> np.ndarray:
     """``source``'s weights (its layout) as ``target``'s in the nibble layout; ``target`` holds every tuple of
     ``source`` and may add more.
@@ -87,7 +92,7 @@ def promoted(source: Shape, weights: np.ndarray, target: Shape) -> np.ndarray:
     new tables learn what the old ones could not tell.
     """
     kept = {cells: t for t, cells in enumerate(source.tuples)}
-    if not set(source.tuples) <= set(target.tuples):
+    if not grows(source, target):
         raise ValueError(f"shape {target.name} has other tuples than {source.name}: a run may add tuples, not drop")
     if weights.shape != (source.weights,):
         raise ValueError(f"shape {source.name} has {source.weights} weights, got {weights.shape}")
@@ -125,4 +130,4 @@ def from_nibbles(shape: Shape, nibbles: np.ndarray) -> np.ndarray:
     return np.concatenate(out)
 
 
-__all__ = ["Features", "features", "from_nibbles", "nibble_sizes", "promoted", "to_nibbles"]
+__all__ = ["Features", "features", "from_nibbles", "grows", "nibble_sizes", "promoted", "to_nibbles"]

@@ -374,7 +374,7 @@ def initial_weights(path: Path, shape: Shape, coherence: bool = False) -> tuple[
     except (OSError, ValueError) as exc:  # NetworkError is a ValueError
         reason = exc if isinstance(exc, NetworkError) else f"its manifest {path.with_suffix('.json')}: {exc}"
         raise TrainError(f"cannot start from {path}: {reason}") from None
-    if not set(network.shape.tuples) <= set(shape.tuples):
+    if not K.grows(network.shape, shape):
         raise TrainError(
             f"cannot start from {path}: it holds shape {network.shape.name}, of other tuples than {shape.name}"
         )
